@@ -1,0 +1,79 @@
+"""The `hulkforge` command line: each subcommand lives in engine/commands/<name>.py with add_parser() and run()."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+
+from engine import __version__
+
+# Subcommands in the order --help lists them. Each module defines
+#   add_parser(subparsers) -> argparse.ArgumentParser   and   run(args) -> int
+# and is imported only when needed, so `hulkforge validate` never pays for Qt or the simulator.
+COMMANDS: dict[str, str] = {
+    "edit": "engine.commands.edit",
+    "validate": "engine.commands.validate",
+    "odds": "engine.commands.odds",
+    "play": "engine.commands.play",
+    "simulate": "engine.commands.simulate",
+    "sweep": "engine.commands.sweep",
+    "replay": "engine.commands.replay",
+    "render": "engine.commands.render",
+    "export": "engine.commands.export",
+    "import": "engine.commands.import_",
+    "samples": "engine.commands.samples",
+}
+
+DESCRIPTION = """\
+hulkforge: mission editor and Monte Carlo simulator for Space Hulk.
+
+With no command, opens the editor on a sample mission. Every command that reads a mission
+exits 2 with a one-line message when the file cannot be read, 1 when it breaks a rule."""
+
+
+def _available() -> dict[str, str]:
+    out = {}
+    for name, module in COMMANDS.items():
+        if importlib.util.find_spec(module) is not None:
+            out[name] = module
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hulkforge", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"hulkforge {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in _available().items():
+        importlib.import_module(module).add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        if "edit" in _available():
+            args = parser.parse_args(["edit"])
+        else:
+            parser.print_help()
+            return 0
+    module = importlib.import_module(_available()[args.command])
+    try:
+        code: int = module.run(args)
+    except KeyboardInterrupt:
+        print("hulkforge: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per `hulkforge` subcommand (see engine/cli.py)."""

@@ -1,0 +1,439 @@
+"""The placement rules of RULES.md §1 and reference integrity, checked on the mission model.
+
+Each check yields Issues naming the rule, the JSON path, the level and the squares, so the editor can
+highlight them exactly as it highlights schema errors.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+
+from engine.mission.issues import Issue
+from engine.mission.model import WALL, Level, Mission
+
+ORTHO = ((0, -1), (1, 0), (0, 1), (-1, 0))
+SIDE_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+Place = tuple[str, int, int]
+
+
+class _Ctx:
+    """Lookups shared by the checks, built once per validation."""
+
+    def __init__(self, m: Mission) -> None:
+        self.m = m
+        self.levels = {lv.id: lv for lv in m.levels}
+        self.doors = {(d.level, d.x, d.y) for d in m.doors}
+        self.objectives = {(o.level, o.x, o.y) for o in m.objectives}
+        self.deploy = {(mm.level, mm.x, mm.y) for mm in m.marines.squad}
+        self.rubble = {(r.level, r.x, r.y) for r in m.rubble}
+        self.pitfalls = {(p.level, p.x, p.y) for p in m.pitfalls}
+        self.ladder_ends = {(e.level, e.x, e.y) for la in m.ladders for e in (la.top, la.bottom)}
+        self.chutes = {(c.level, c.x, c.y) for c in m.chutes}
+
+    def floor(self, level: str, x: int, y: int) -> bool:
+        lv = self.levels.get(level)
+        return lv is not None and lv.is_floor(x, y)
+
+
+def _features(m: Mission) -> Iterator[tuple[str, str, str, int, int]]:
+    """(kind, json path, level, x, y) of every feature that stands on one square."""
+    for i, d in enumerate(m.doors):
+        yield ("door", f"$.doors[{i}]", d.level, d.x, d.y)
+    for i, e in enumerate(m.entry_areas):
+        yield ("entry area", f"$.entry_areas[{i}]", e.level, e.x, e.y)
+    for i, x in enumerate(m.exits):
+        yield ("exit", f"$.exits[{i}]", x.level, x.x, x.y)
+    for i, o in enumerate(m.objectives):
+        yield ("objective", f"$.objectives[{i}]", o.level, o.x, o.y)
+    for i, p in enumerate(m.pitfalls):
+        yield ("pitfall", f"$.pitfalls[{i}]", p.level, p.x, p.y)
+    for i, la in enumerate(m.ladders):
+        yield ("ladder top", f"$.ladders[{i}].top", la.top.level, la.top.x, la.top.y)
+        yield ("ladder bottom", f"$.ladders[{i}].bottom", la.bottom.level, la.bottom.x, la.bottom.y)
+    for i, r in enumerate(m.rubble):
+        yield ("rubble", f"$.rubble[{i}]", r.level, r.x, r.y)
+    for i, c in enumerate(m.chutes):
+        yield ("chute", f"$.chutes[{i}]", c.level, c.x, c.y)
+    for i, mm in enumerate(m.marines.squad):
+        yield ("deployment", f"$.marines.squad[{i}]", mm.level, mm.x, mm.y)
+
+
+def check_levels(c: _Ctx) -> Iterator[Issue]:
+    ids = Counter(lv.id for lv in c.m.levels)
+    depths = Counter(lv.depth for lv in c.m.levels)
+    for i, lv in enumerate(c.m.levels):
+        path = f"$.levels[{i}]"
+        if ids[lv.id] > 1:
+            yield Issue("REF-DUPLICATE-ID", f"{path}.id", f"level id {lv.id!r} is used more than once", lv.id)
+        if depths[lv.depth] > 1:
+            yield Issue("LEVEL-DEPTH", f"{path}.depth", f"two levels share depth {lv.depth}", lv.id)
+        width = len(lv.rows[0]) if lv.rows else 0
+        for y, row in enumerate(lv.rows):
+            if len(row) != width:
+                yield Issue(
+                    "GRID-RAGGED",
+                    f"{path}.rows[{y}]",
+                    f"row {y} has {len(row)} squares, row 0 has {width}: every row of a level has the same length",
+                    lv.id,
+                    ((min(len(row), width), y),),
+                )
+        yield from _check_sections(lv, path)
+
+
+def _check_sections(lv: Level, path: str) -> Iterator[Issue]:
+    used: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    loose: list[tuple[int, int]] = []
+    for y, row in enumerate(lv.rows):
+        for x, ch in enumerate(row):
+            if ch == ".":
+                loose.append((x, y))
+            elif ch != WALL:
+                used[ch].append((x, y))
+    for code, squares in sorted(used.items()):
+        if code not in lv.sections:
+            yield Issue(
+                "SECTION-UNDECLARED",
+                f"{path}.sections",
+                f"section {code!r} is painted on the map but not declared in the level's sections",
+                lv.id,
+                tuple(squares[:50]),
+                "warning",
+            )
+    for code in sorted(set(lv.sections) - set(used)):
+        yield Issue(
+            "SECTION-UNUSED", f"{path}.sections.{code}", f"section {code!r} has no squares", lv.id, (), "warning"
+        )
+    if loose:
+        yield Issue(
+            "SECTION-UNASSIGNED",
+            f"{path}.rows",
+            f"{len(loose)} floor square(s) belong to no room or corridor section (the flamer hits a whole section)",
+            lv.id,
+            tuple(loose[:50]),
+            "warning",
+        )
+
+
+def check_ids(c: _Ctx) -> Iterator[Issue]:
+    m = c.m
+    groups: list[tuple[str, str, list[str]]] = [
+        ("door", "doors", [d.id for d in m.doors]),
+        ("entry area", "entry_areas", [e.id for e in m.entry_areas]),
+        ("exit", "exits", [e.id for e in m.exits]),
+        ("objective", "objectives", [o.id for o in m.objectives]),
+        ("ladder", "ladders", [la.id for la in m.ladders]),
+        ("chute", "chutes", [ch.id for ch in m.chutes]),
+        ("Marine", "marines.squad", [mm.id for mm in m.marines.squad]),
+    ]
+    for what, key, ids in groups:
+        seen: set[str] = set()
+        for i, ident in enumerate(ids):
+            if ident in seen:
+                yield Issue("REF-DUPLICATE-ID", f"$.{key}[{i}].id", f"{what} id {ident!r} is used more than once")
+            seen.add(ident)
+    letters: set[str] = set()
+    for i, p in enumerate(m.pitfalls):
+        if p.letter in letters:
+            yield Issue(
+                "REF-DUPLICATE-ID", f"$.pitfalls[{i}].letter", f"pitfall letter {p.letter} is used twice", p.level,
+                ((p.x, p.y),),
+            )
+        letters.add(p.letter)
+
+
+def check_squares(c: _Ctx) -> Iterator[Issue]:
+    """Every feature names a known level, lies inside its grid and stands on floor."""
+    for kind, path, level, x, y in _features(c.m):
+        lv = c.levels.get(level)
+        if lv is None:
+            yield Issue("REF-LEVEL", f"{path}.level", f"{kind} is on level {level!r}, which does not exist")
+        elif not (0 <= y < lv.height and 0 <= x < len(lv.rows[y])):
+            yield Issue(
+                "OUT-OF-GRID", path, f"{kind} at {x},{y} is outside the {lv.width}x{lv.height} grid", level,
+                ((x, y),),
+            )
+        elif not lv.is_floor(x, y):
+            yield Issue("ON-FLOOR", path, f"{kind} at {x},{y} stands on a wall; it must be on a floor square", level,
+                        ((x, y),))
+
+
+def check_doors(c: _Ctx) -> Iterator[Issue]:
+    for i, d in enumerate(c.m.doors):
+        lv = c.levels.get(d.level)
+        if lv is None or not lv.is_floor(d.x, d.y):
+            continue
+        ns = not lv.is_floor(d.x, d.y - 1) and not lv.is_floor(d.x, d.y + 1)
+        ew = not lv.is_floor(d.x - 1, d.y) and not lv.is_floor(d.x + 1, d.y)
+        if not (ns or ew):
+            yield Issue(
+                "DOOR-WALLS",
+                f"$.doors[{i}]",
+                f"{d.kind} {d.id} at {d.x},{d.y} needs walls on two opposite sides (it closes a corridor or an opening)",
+                d.level,
+                ((d.x, d.y),),
+            )
+
+
+def check_pitfalls(c: _Ctx) -> Iterator[Issue]:
+    """AE-P placement rules and the Pitfall bottom rule."""
+    for i, p in enumerate(c.m.pitfalls):
+        here = (p.level, p.x, p.y)
+        path = f"$.pitfalls[{i}]"
+        sq = ((p.x, p.y),)
+        name = f"pitfall {p.letter}"
+        if here in c.doors:
+            yield Issue("PIT-DOOR", path, f"{name} is on a door square", p.level, sq)
+        if here in c.objectives:
+            yield Issue("PIT-OBJECTIVE", path, f"{name} is on an objective square", p.level, sq)
+        if here in c.deploy:
+            yield Issue("PIT-UNIT", path, f"{name} is on a square where a Marine deploys", p.level, sq)
+        if here in c.rubble or here in c.ladder_ends or here in c.chutes or sum(
+            1 for q in c.m.pitfalls if (q.level, q.x, q.y) == here
+        ) > 1:
+            yield Issue("PIT-STACKED", path, f"{name} shares its square with rubble, a ladder, a chute or a pitfall",
+                        p.level, sq)
+        for dx, dy in ORTHO:
+            n = (p.level, p.x + dx, p.y + dy)
+            if n in c.pitfalls or n in c.rubble:
+                what = "another pitfall" if n in c.pitfalls else "rubble"
+                yield Issue(
+                    "PIT-ADJACENT", path, f"{name} is orthogonally next to {what} at {n[1]},{n[2]}", p.level,
+                    (*sq, (n[1], n[2])),
+                )
+        below = c.m.level_below(p.level)
+        if below is None:
+            yield Issue(
+                "HOLE-NO-BOTTOM", path, f"{name} has no level below: a Marine who falls in dies", p.level, sq,
+                "warning",
+            )
+        elif not below.is_floor(p.x, p.y):
+            yield Issue(
+                "HOLE-BOTTOM",
+                path,
+                f"{name} needs a floor square directly below it on level {below.id!r}",
+                p.level,
+                sq,
+            )
+
+
+def check_ladders(c: _Ctx) -> Iterator[Issue]:
+    pitfall_rule = c.m.options.get("ladder_rule", "pitfall" if c.m.uses_pitfall_features() else "4e") == "pitfall"
+    for i, la in enumerate(c.m.ladders):
+        top, bottom = c.levels.get(la.top.level), c.levels.get(la.bottom.level)
+        if top is None or bottom is None:
+            continue
+        path = f"$.ladders[{i}]"
+        if bottom.depth != top.depth + 1:
+            yield Issue(
+                "LADDER-LEVELS",
+                path,
+                f"ladder {la.id}: the bottom must be on the level directly below the top "
+                f"({top.id} is at depth {top.depth}, {bottom.id} at {bottom.depth})",
+                top.id,
+                ((la.top.x, la.top.y),),
+            )
+        elif pitfall_rule and (la.top.x, la.top.y) != (la.bottom.x, la.bottom.y):
+            yield Issue(
+                "LADDER-ALIGN",
+                path,
+                f"ladder {la.id}: under the Pitfall ladder rule the bottom lies directly under the top",
+                top.id,
+                ((la.top.x, la.top.y),),
+                "warning",
+            )
+        here = (la.top.level, la.top.x, la.top.y)
+        if here in c.doors or here in c.chutes or here in c.rubble:
+            yield Issue("LADDER-STACKED", path, f"ladder {la.id} top shares its square with a door, chute or rubble",
+                        top.id, ((la.top.x, la.top.y),))
+
+
+def check_deployment(c: _Ctx) -> Iterator[Issue]:
+    seen: dict[Place, str] = {}
+    closed = {(d.level, d.x, d.y) for d in c.m.doors if d.state == "closed"}
+    for i, mm in enumerate(c.m.marines.squad):
+        here = (mm.level, mm.x, mm.y)
+        path = f"$.marines.squad[{i}]"
+        if here in seen:
+            yield Issue("DEPLOY-OVERLAP", path, f"Marines {seen[here]} and {mm.id} deploy on the same square",
+                        mm.level, ((mm.x, mm.y),))
+        seen[here] = mm.id
+        if here in closed or here in c.chutes:
+            yield Issue("DEPLOY-BLOCKED", path, f"Marine {mm.id} deploys on a closed door or a chute", mm.level,
+                        ((mm.x, mm.y),))
+
+
+def check_squad(c: _Ctx) -> Iterator[Issue]:
+    squad = c.m.marines.squad
+    ranks = Counter(mm.rank for mm in squad)
+    if ranks["sergeant"] > 1:
+        yield Issue("SQUAD-SERGEANT", "$.marines.squad", "a squad has at most one sergeant")
+    if ranks["archivist"] > 1:
+        yield Issue("SQUAD-ARCHIVIST", "$.marines.squad", "a squad has at most one Archivist")
+    for i, mm in enumerate(squad):
+        path = f"$.marines.squad[{i}]"
+        if mm.melee in ("lightning_claws",) and mm.ranged != "none":
+            yield Issue("SQUAD-WEAPON", path, f"{mm.id}: lightning claws leave no hand for a ranged weapon",
+                        mm.level, ((mm.x, mm.y),))
+        if mm.storm_shield and (mm.ranged != "none" or mm.melee != "thunder_hammer"):
+            yield Issue("SQUAD-WEAPON", path, f"{mm.id}: the storm shield goes with a thunder hammer and no ranged "
+                        "weapon", mm.level, ((mm.x, mm.y),))
+        if mm.melee == "force_axe" and mm.rank != "archivist":
+            yield Issue("SQUAD-WEAPON", path, f"{mm.id}: only the Archivist carries a force axe", mm.level,
+                        ((mm.x, mm.y),))
+
+
+def _edge(c: _Ctx, kind: str, rule: str, items: list[tuple[str, str, int, int, str, str]]) -> Iterator[Issue]:
+    for path, level, x, y, side, ident in items:
+        lv = c.levels.get(level)
+        if lv is None or not lv.is_floor(x, y):
+            continue
+        dx, dy = SIDE_STEP[side]
+        if lv.is_floor(x + dx, y + dy):
+            yield Issue(
+                rule,
+                path,
+                f"{kind} {ident} opens {side} of {x},{y} onto floor; it must face the board edge or a wall",
+                level,
+                ((x, y),),
+            )
+
+
+def check_edges(c: _Ctx) -> Iterator[Issue]:
+    yield from _edge(
+        c, "entry area", "ENTRY-EDGE",
+        [(f"$.entry_areas[{i}]", e.level, e.x, e.y, e.side, e.id) for i, e in enumerate(c.m.entry_areas)],
+    )
+    yield from _edge(
+        c, "exit", "EXIT-EDGE", [(f"$.exits[{i}]", e.level, e.x, e.y, e.side, e.id) for i, e in enumerate(c.m.exits)]
+    )
+
+
+def check_forces(c: _Ctx) -> Iterator[Issue]:
+    gs = c.m.genestealers
+    entries = {e.id for e in c.m.entry_areas}
+    for j, name in enumerate(gs.starting.entry_areas):
+        if name not in entries:
+            yield Issue("REF-ENTRY", f"$.genestealers.starting.entry_areas[{j}]",
+                        f"starting blips name entry area {name!r}, which does not exist")
+    if gs.starting.blips and not gs.starting.entry_areas:
+        yield Issue("REF-ENTRY", "$.genestealers.starting", "starting blips need at least one entry area")
+    for i, r in enumerate(gs.reinforcements):
+        path = f"$.genestealers.reinforcements[{i}]"
+        for j, name in enumerate(r.entry_areas):
+            if name not in entries:
+                yield Issue("REF-ENTRY", f"{path}.entry_areas[{j}]",
+                            f"reinforcements name entry area {name!r}, which does not exist")
+        if r.to_turn is not None and r.to_turn < r.from_turn:
+            yield Issue("REINF-TURNS", path, f"turns {r.from_turn}-{r.to_turn}: the range ends before it starts")
+    capacity = sum(v * n for v, n in gs.pool.items())
+    if gs.limited is not None:
+        have = capacity if gs.limited.unit == "stealers" else sum(gs.pool.values())
+        if gs.limited.total > have:
+            yield Issue("POOL-LIMIT", "$.genestealers.limited",
+                        f"the limited pool asks for {gs.limited.total} {gs.limited.unit}; the box holds {have}")
+    if sum(gs.pool.values()) == 0 and (gs.starting.blips or any(r.per_turn for r in gs.reinforcements)):
+        yield Issue("POOL-EMPTY", "$.genestealers.pool", "blips arrive but the blip pool is empty")
+    if gs.alpha and gs.pool.get(3, 0) == 0:
+        yield Issue("POOL-ALPHA", "$.genestealers.alpha", "the Alpha comes from a '3' blip, and the pool has none",
+                    severity="warning")
+
+
+def check_random_setup(c: _Ctx) -> Iterator[Issue]:
+    rs = c.m.random_setup
+    if rs is None:
+        return
+    seen: set[tuple[str, str]] = set()
+    for i, (level, code) in enumerate(rs.zones):
+        path = f"$.random_setup.zones[{i}]"
+        lv = c.levels.get(level)
+        if lv is None:
+            yield Issue("REF-LEVEL", f"{path}.level", f"random set-up zone is on level {level!r}, which does not exist")
+            continue
+        if not any(code in row for row in lv.rows):
+            yield Issue("REF-SECTION", f"{path}.section", f"section {code!r} has no squares on level {level!r}", level)
+        if (level, code) in seen:
+            yield Issue("RANDOM-ZONE-TWICE", path, f"section {code!r} is listed twice", level, (), "warning")
+        seen.add((level, code))
+    if len(rs.counters) > len(seen):
+        yield Issue(
+            "RANDOM-PER-SECTION",
+            "$.random_setup.counters",
+            f"{len(rs.counters)} random counters but {len(seen)} zone sections: at most one counter per section",
+        )
+    holes = sum(1 for x in rs.counters if x.kind in ("pitfall", "ladder"))
+    if holes:
+        usable = 0
+        for level, code in seen:
+            lv = c.levels.get(level)
+            below = c.m.level_below(level) if lv is not None else None
+            if lv is None or below is None:
+                continue
+            if any(
+                ch == code and below.is_floor(x, y) for y, row in enumerate(lv.rows) for x, ch in enumerate(row)
+            ):
+                usable += 1
+        if usable < holes:
+            yield Issue(
+                "RANDOM-NO-BOTTOM",
+                "$.random_setup.zones",
+                f"{holes} pitfall/ladder counters but only {usable} zone sections have floor below them",
+            )
+    letters = Counter(x.letter for x in rs.counters if x.kind == "pitfall" and x.letter)
+    fixed = {p.letter for p in c.m.pitfalls}
+    for letter, n in sorted(letters.items()):
+        if n > 1 or letter in fixed:
+            yield Issue("REF-DUPLICATE-ID", "$.random_setup.counters", f"pitfall letter {letter} is used twice")
+
+
+def check_victory(c: _Ctx) -> Iterator[Issue]:
+    objectives = {o.id for o in c.m.objectives}
+    exits = {e.id for e in c.m.exits}
+    for i, v in enumerate(c.m.victory):
+        path = f"$.victory[{i}]"
+        kind = v.get("kind")
+        if kind == "escape":
+            via = v.get("via", ["exit", "chute"])
+            assert isinstance(via, list)
+            if not ((("exit" in via) and c.m.exits) or (("chute" in via) and c.m.chutes)):
+                yield Issue("VICTORY-ESCAPE", path, f"Marines escape by {' or '.join(via)}, but the mission has none")
+            draw, win = v.get("draw_at"), v.get("win_at")
+            if isinstance(draw, int) and isinstance(win, int) and draw >= win:
+                yield Issue("VICTORY-ESCAPE", path, f"draw_at ({draw}) must be below win_at ({win})")
+            if isinstance(win, int) and win > len(c.m.marines.squad):
+                yield Issue("VICTORY-ESCAPE", path, f"{win} Marines must escape but the squad has "
+                            f"{len(c.m.marines.squad)}")
+        elif kind in ("objective_carried", "objective_flamed"):
+            if v.get("objective") not in objectives:
+                yield Issue("REF-OBJECTIVE", f"{path}.objective", f"objective {v.get('objective')!r} does not exist")
+            to = v.get("to")
+            if isinstance(to, dict) and "exit" in to and to["exit"] not in exits:
+                yield Issue("REF-EXIT", f"{path}.to", f"exit {to['exit']!r} does not exist")
+        elif kind == "section_flamed":
+            lv = c.levels.get(str(v.get("level")))
+            if lv is None:
+                yield Issue("REF-LEVEL", f"{path}.level", f"level {v.get('level')!r} does not exist")
+            elif not any(str(v.get("section")) in row for row in lv.rows):
+                yield Issue("REF-SECTION", f"{path}.section", f"section {v.get('section')!r} has no squares", lv.id)
+
+
+CHECKS = (
+    check_levels,
+    check_ids,
+    check_squares,
+    check_doors,
+    check_pitfalls,
+    check_ladders,
+    check_deployment,
+    check_squad,
+    check_edges,
+    check_forces,
+    check_random_setup,
+    check_victory,
+)
+
+
+def placement_issues(m: Mission) -> list[Issue]:
+    """Every placement-rule and reference finding for a schema-valid mission."""
+    c = _Ctx(m)
+    return [issue for check in CHECKS for issue in check(c)]
