@@ -150,7 +150,8 @@ def mission_to_dict(m: Mission) -> dict[str, Any]:
 
 def _is_leaf(v: Any) -> bool:
     if isinstance(v, dict):
-        return all(not isinstance(x, (dict, list)) or (isinstance(x, dict) and _is_leaf(x)) for x in v.values())
+        # An object of scalars (or of short scalar lists) fits on one line; one holding objects does not.
+        return all(not isinstance(x, dict) and (not isinstance(x, list) or _is_leaf(x)) for x in v.values())
     if isinstance(v, list):
         return all(not isinstance(x, (dict, list)) for x in v) and len(json.dumps(v)) <= 100
     return True

@@ -1,0 +1,70 @@
+"""`hulkforge validate` as a user meets it: exit codes, one line per issue, JSON, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.resources import sample_missions
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "missions"
+
+
+def test_valid_samples_exit_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", *map(str, sample_missions())]) == 0
+    assert "valid" in capsys.readouterr().err
+
+
+def test_rule_break_exits_one_with_file_level_square_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    f = GOLDEN / "pit-door" / "fail.json"
+    assert main(["validate", str(f)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{f}:upper:5,2: PIT-DOOR: pitfall A is on a door square"]
+
+
+def test_warnings_alone_exit_zero_and_are_marked(capsys: pytest.CaptureFixture[str]) -> None:
+    f = GOLDEN / "hole-no-bottom" / "fail.json"
+    assert main(["validate", str(f)]) == 0
+    assert capsys.readouterr().out.strip().endswith("(warning)")
+
+
+def test_json_output_is_an_array_of_issues(capsys: pytest.CaptureFixture[str]) -> None:
+    f = GOLDEN / "unreachable-entry-objective" / "fail.json"
+    assert main(["validate", "--json", str(f)]) == 1
+    issues = json.loads(capsys.readouterr().out)
+    assert {i["rule"] for i in issues} == {"REACH-ENTRY", "REACH-OBJECTIVE"}
+    assert set(issues[0]) == {"file", "rule", "path", "level", "squares", "message", "severity"}
+
+
+def test_unreadable_file_exits_two_even_beside_broken_ones(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    broken = GOLDEN / "pit-door" / "fail.json"
+    assert main(["validate", str(broken), str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"hulkforge validate: {bad}: line 1 column 2: not valid JSON: "
+                   "Expecting property name enclosed in double quotes"]
+
+
+@pytest.mark.parametrize("content", [b"", b"\x00\x01\xff", b"[]", b"{" * 100000])
+def test_console_script_prints_no_traceback(tmp_path: Path, content: bytes) -> None:
+    f = tmp_path / "hostile.json"
+    f.write_bytes(content)
+    proc = subprocess.run([sys.executable, "-m", "engine.cli", "validate", str(f)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert str(f) in proc.stderr
+
+
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    text = capsys.readouterr().out
+    assert "validate" in text and "samples" in text
