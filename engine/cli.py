@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hulkforge {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in _available().items():
+    for module in _available().values():
         importlib.import_module(module).add_parser(sub)
     return parser
 

@@ -10,7 +10,8 @@ from engine.resources import sample_missions
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p: argparse.ArgumentParser = sub.add_parser(
-        "samples", help="list the sample missions and where they are installed",
+        "samples",
+        help="list the sample missions and where they are installed",
         description="Print the path of every sample mission shipped with hulkforge, one per line.",
     )
     return p

@@ -33,8 +33,17 @@ def run(args: argparse.Namespace) -> int:
         except MissionFileError as exc:
             print(f"hulkforge validate: {exc}", file=sys.stderr)
             if args.json:
-                collected.append({"file": name, "rule": "FILE", "path": "$", "level": None, "squares": [],
-                                  "message": exc.detail, "severity": "error"})
+                collected.append(
+                    {
+                        "file": name,
+                        "rule": "FILE",
+                        "path": "$",
+                        "level": None,
+                        "squares": [],
+                        "message": exc.detail,
+                        "severity": "error",
+                    }
+                )
             worst = 2
             continue
         issues = validate_document(doc)

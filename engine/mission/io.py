@@ -66,9 +66,7 @@ def parse_document(text: str | bytes, source: str = "<memory>") -> dict[str, Any
         raise MissionFileError(source, f"$.format is {fmt!r}, expected 'hulkforge-mission'")
     version = doc.get("version")
     if version != 1:
-        raise MissionFileError(
-            source, f"$.version is {version!r}: this hulkforge reads mission format version 1 only"
-        )
+        raise MissionFileError(source, f"$.version is {version!r}: this hulkforge reads mission format version 1 only")
     return doc
 
 

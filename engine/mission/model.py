@@ -148,9 +148,9 @@ class Marine:
     facing: Facing
     name: str = ""
     ranged: Literal["storm_bolter", "assault_cannon", "heavy_flamer", "none"] = "storm_bolter"
-    melee: Literal[
-        "power_glove", "power_sword", "thunder_hammer", "lightning_claws", "chain_fist", "force_axe"
-    ] = "power_glove"
+    melee: Literal["power_glove", "power_sword", "thunder_hammer", "lightning_claws", "chain_fist", "force_axe"] = (
+        "power_glove"
+    )
     storm_shield: bool = False
 
 

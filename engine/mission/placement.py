@@ -136,7 +136,10 @@ def check_ids(c: _Ctx) -> Iterator[Issue]:
     for i, p in enumerate(m.pitfalls):
         if p.letter in letters:
             yield Issue(
-                "REF-DUPLICATE-ID", f"$.pitfalls[{i}].letter", f"pitfall letter {p.letter} is used twice", p.level,
+                "REF-DUPLICATE-ID",
+                f"$.pitfalls[{i}].letter",
+                f"pitfall letter {p.letter} is used twice",
+                p.level,
                 ((p.x, p.y),),
             )
         letters.add(p.letter)
@@ -150,12 +153,16 @@ def check_squares(c: _Ctx) -> Iterator[Issue]:
             yield Issue("REF-LEVEL", f"{path}.level", f"{kind} is on level {level!r}, which does not exist")
         elif not (0 <= y < lv.height and 0 <= x < len(lv.rows[y])):
             yield Issue(
-                "OUT-OF-GRID", path, f"{kind} at {x},{y} is outside the {lv.width}x{lv.height} grid", level,
+                "OUT-OF-GRID",
+                path,
+                f"{kind} at {x},{y} is outside the {lv.width}x{lv.height} grid",
+                level,
                 ((x, y),),
             )
         elif not lv.is_floor(x, y):
-            yield Issue("ON-FLOOR", path, f"{kind} at {x},{y} stands on a wall; it must be on a floor square", level,
-                        ((x, y),))
+            yield Issue(
+                "ON-FLOOR", path, f"{kind} at {x},{y} stands on a wall; it must be on a floor square", level, ((x, y),)
+            )
 
 
 def check_doors(c: _Ctx) -> Iterator[Issue]:
@@ -169,7 +176,7 @@ def check_doors(c: _Ctx) -> Iterator[Issue]:
             yield Issue(
                 "DOOR-WALLS",
                 f"$.doors[{i}]",
-                f"{d.kind} {d.id} at {d.x},{d.y} needs walls on two opposite sides (it closes a corridor or an opening)",
+                f"{d.kind} {d.id} at {d.x},{d.y} needs walls on two opposite sides (it closes a corridor or opening)",
                 d.level,
                 ((d.x, d.y),),
             )
@@ -188,23 +195,38 @@ def check_pitfalls(c: _Ctx) -> Iterator[Issue]:
             yield Issue("PIT-OBJECTIVE", path, f"{name} is on an objective square", p.level, sq)
         if here in c.deploy:
             yield Issue("PIT-UNIT", path, f"{name} is on a square where a Marine deploys", p.level, sq)
-        if here in c.rubble or here in c.ladder_ends or here in c.chutes or sum(
-            1 for q in c.m.pitfalls if (q.level, q.x, q.y) == here
-        ) > 1:
-            yield Issue("PIT-STACKED", path, f"{name} shares its square with rubble, a ladder, a chute or a pitfall",
-                        p.level, sq)
+        if (
+            here in c.rubble
+            or here in c.ladder_ends
+            or here in c.chutes
+            or sum(1 for q in c.m.pitfalls if (q.level, q.x, q.y) == here) > 1
+        ):
+            yield Issue(
+                "PIT-STACKED",
+                path,
+                f"{name} shares its square with rubble, a ladder, a chute or a pitfall",
+                p.level,
+                sq,
+            )
         for dx, dy in ORTHO:
             n = (p.level, p.x + dx, p.y + dy)
             if n in c.pitfalls or n in c.rubble:
                 what = "another pitfall" if n in c.pitfalls else "rubble"
                 yield Issue(
-                    "PIT-ADJACENT", path, f"{name} is orthogonally next to {what} at {n[1]},{n[2]}", p.level,
+                    "PIT-ADJACENT",
+                    path,
+                    f"{name} is orthogonally next to {what} at {n[1]},{n[2]}",
+                    p.level,
                     (*sq, (n[1], n[2])),
                 )
         below = c.m.level_below(p.level)
         if below is None:
             yield Issue(
-                "HOLE-NO-BOTTOM", path, f"{name} has no level below: a Marine who falls in dies", p.level, sq,
+                "HOLE-NO-BOTTOM",
+                path,
+                f"{name} has no level below: a Marine who falls in dies",
+                p.level,
+                sq,
                 "warning",
             )
         elif not below.is_floor(p.x, p.y):
@@ -244,8 +266,13 @@ def check_ladders(c: _Ctx) -> Iterator[Issue]:
             )
         here = (la.top.level, la.top.x, la.top.y)
         if here in c.doors or here in c.chutes or here in c.rubble:
-            yield Issue("LADDER-STACKED", path, f"ladder {la.id} top shares its square with a door, chute or rubble",
-                        top.id, ((la.top.x, la.top.y),))
+            yield Issue(
+                "LADDER-STACKED",
+                path,
+                f"ladder {la.id} top shares its square with a door, chute or rubble",
+                top.id,
+                ((la.top.x, la.top.y),),
+            )
 
 
 def check_deployment(c: _Ctx) -> Iterator[Issue]:
@@ -255,12 +282,18 @@ def check_deployment(c: _Ctx) -> Iterator[Issue]:
         here = (mm.level, mm.x, mm.y)
         path = f"$.marines.squad[{i}]"
         if here in seen:
-            yield Issue("DEPLOY-OVERLAP", path, f"Marines {seen[here]} and {mm.id} deploy on the same square",
-                        mm.level, ((mm.x, mm.y),))
+            yield Issue(
+                "DEPLOY-OVERLAP",
+                path,
+                f"Marines {seen[here]} and {mm.id} deploy on the same square",
+                mm.level,
+                ((mm.x, mm.y),),
+            )
         seen[here] = mm.id
         if here in closed or here in c.chutes:
-            yield Issue("DEPLOY-BLOCKED", path, f"Marine {mm.id} deploys on a closed door or a chute", mm.level,
-                        ((mm.x, mm.y),))
+            yield Issue(
+                "DEPLOY-BLOCKED", path, f"Marine {mm.id} deploys on a closed door or a chute", mm.level, ((mm.x, mm.y),)
+            )
 
 
 def check_squad(c: _Ctx) -> Iterator[Issue]:
@@ -273,14 +306,25 @@ def check_squad(c: _Ctx) -> Iterator[Issue]:
     for i, mm in enumerate(squad):
         path = f"$.marines.squad[{i}]"
         if mm.melee in ("lightning_claws",) and mm.ranged != "none":
-            yield Issue("SQUAD-WEAPON", path, f"{mm.id}: lightning claws leave no hand for a ranged weapon",
-                        mm.level, ((mm.x, mm.y),))
+            yield Issue(
+                "SQUAD-WEAPON",
+                path,
+                f"{mm.id}: lightning claws leave no hand for a ranged weapon",
+                mm.level,
+                ((mm.x, mm.y),),
+            )
         if mm.storm_shield and (mm.ranged != "none" or mm.melee != "thunder_hammer"):
-            yield Issue("SQUAD-WEAPON", path, f"{mm.id}: the storm shield goes with a thunder hammer and no ranged "
-                        "weapon", mm.level, ((mm.x, mm.y),))
+            yield Issue(
+                "SQUAD-WEAPON",
+                path,
+                f"{mm.id}: the storm shield goes with a thunder hammer and no ranged weapon",
+                mm.level,
+                ((mm.x, mm.y),),
+            )
         if mm.melee == "force_axe" and mm.rank != "archivist":
-            yield Issue("SQUAD-WEAPON", path, f"{mm.id}: only the Archivist carries a force axe", mm.level,
-                        ((mm.x, mm.y),))
+            yield Issue(
+                "SQUAD-WEAPON", path, f"{mm.id}: only the Archivist carries a force axe", mm.level, ((mm.x, mm.y),)
+            )
 
 
 def _edge(c: _Ctx, kind: str, rule: str, items: list[tuple[str, str, int, int, str, str]]) -> Iterator[Issue]:
@@ -301,7 +345,9 @@ def _edge(c: _Ctx, kind: str, rule: str, items: list[tuple[str, str, int, int, s
 
 def check_edges(c: _Ctx) -> Iterator[Issue]:
     yield from _edge(
-        c, "entry area", "ENTRY-EDGE",
+        c,
+        "entry area",
+        "ENTRY-EDGE",
         [(f"$.entry_areas[{i}]", e.level, e.x, e.y, e.side, e.id) for i, e in enumerate(c.m.entry_areas)],
     )
     yield from _edge(
@@ -314,29 +360,42 @@ def check_forces(c: _Ctx) -> Iterator[Issue]:
     entries = {e.id for e in c.m.entry_areas}
     for j, name in enumerate(gs.starting.entry_areas):
         if name not in entries:
-            yield Issue("REF-ENTRY", f"$.genestealers.starting.entry_areas[{j}]",
-                        f"starting blips name entry area {name!r}, which does not exist")
+            yield Issue(
+                "REF-ENTRY",
+                f"$.genestealers.starting.entry_areas[{j}]",
+                f"starting blips name entry area {name!r}, which does not exist",
+            )
     if gs.starting.blips and not gs.starting.entry_areas:
         yield Issue("REF-ENTRY", "$.genestealers.starting", "starting blips need at least one entry area")
     for i, r in enumerate(gs.reinforcements):
         path = f"$.genestealers.reinforcements[{i}]"
         for j, name in enumerate(r.entry_areas):
             if name not in entries:
-                yield Issue("REF-ENTRY", f"{path}.entry_areas[{j}]",
-                            f"reinforcements name entry area {name!r}, which does not exist")
+                yield Issue(
+                    "REF-ENTRY",
+                    f"{path}.entry_areas[{j}]",
+                    f"reinforcements name entry area {name!r}, which does not exist",
+                )
         if r.to_turn is not None and r.to_turn < r.from_turn:
             yield Issue("REINF-TURNS", path, f"turns {r.from_turn}-{r.to_turn}: the range ends before it starts")
     capacity = sum(v * n for v, n in gs.pool.items())
     if gs.limited is not None:
         have = capacity if gs.limited.unit == "stealers" else sum(gs.pool.values())
         if gs.limited.total > have:
-            yield Issue("POOL-LIMIT", "$.genestealers.limited",
-                        f"the limited pool asks for {gs.limited.total} {gs.limited.unit}; the box holds {have}")
+            yield Issue(
+                "POOL-LIMIT",
+                "$.genestealers.limited",
+                f"the limited pool asks for {gs.limited.total} {gs.limited.unit}; the box holds {have}",
+            )
     if sum(gs.pool.values()) == 0 and (gs.starting.blips or any(r.per_turn for r in gs.reinforcements)):
         yield Issue("POOL-EMPTY", "$.genestealers.pool", "blips arrive but the blip pool is empty")
     if gs.alpha and gs.pool.get(3, 0) == 0:
-        yield Issue("POOL-ALPHA", "$.genestealers.alpha", "the Alpha comes from a '3' blip, and the pool has none",
-                    severity="warning")
+        yield Issue(
+            "POOL-ALPHA",
+            "$.genestealers.alpha",
+            "the Alpha comes from a '3' blip, and the pool has none",
+            severity="warning",
+        )
 
 
 def check_random_setup(c: _Ctx) -> Iterator[Issue]:
@@ -369,9 +428,7 @@ def check_random_setup(c: _Ctx) -> Iterator[Issue]:
             below = c.m.level_below(level) if lv is not None else None
             if lv is None or below is None:
                 continue
-            if any(
-                ch == code and below.is_floor(x, y) for y, row in enumerate(lv.rows) for x, ch in enumerate(row)
-            ):
+            if any(ch == code and below.is_floor(x, y) for y, row in enumerate(lv.rows) for x, ch in enumerate(row)):
                 usable += 1
         if usable < holes:
             yield Issue(
@@ -401,8 +458,9 @@ def check_victory(c: _Ctx) -> Iterator[Issue]:
             if isinstance(draw, int) and isinstance(win, int) and draw >= win:
                 yield Issue("VICTORY-ESCAPE", path, f"draw_at ({draw}) must be below win_at ({win})")
             if isinstance(win, int) and win > len(c.m.marines.squad):
-                yield Issue("VICTORY-ESCAPE", path, f"{win} Marines must escape but the squad has "
-                            f"{len(c.m.marines.squad)}")
+                yield Issue(
+                    "VICTORY-ESCAPE", path, f"{win} Marines must escape but the squad has {len(c.m.marines.squad)}"
+                )
         elif kind in ("objective_carried", "objective_flamed"):
             if v.get("objective") not in objectives:
                 yield Issue("REF-OBJECTIVE", f"{path}.objective", f"objective {v.get('objective')!r} does not exist")

@@ -75,19 +75,30 @@ def reach_issues(m: Mission) -> Iterator[Issue]:
         return any((lv, x + dx, y + dy) in reached for dx in (-1, 0, 1) for dy in (-1, 0, 1))
 
     targets: list[tuple[str, str, str, Node, bool]] = []
-    targets += [("REACH-ENTRY", f"$.entry_areas[{i}]", f"entry area {e.id}", (e.level, e.x, e.y), False)
-                for i, e in enumerate(m.entry_areas)]
-    targets += [("REACH-EXIT", f"$.exits[{i}]", f"exit {e.id}", (e.level, e.x, e.y), False)
-                for i, e in enumerate(m.exits)]
-    targets += [("REACH-OBJECTIVE", f"$.objectives[{i}]", f"objective {o.id}", (o.level, o.x, o.y), False)
-                for i, o in enumerate(m.objectives)]
-    targets += [("REACH-CHUTE", f"$.chutes[{i}]", f"chute {c.id}", (c.level, c.x, c.y), True)
-                for i, c in enumerate(m.chutes)]
+    targets += [
+        ("REACH-ENTRY", f"$.entry_areas[{i}]", f"entry area {e.id}", (e.level, e.x, e.y), False)
+        for i, e in enumerate(m.entry_areas)
+    ]
+    targets += [
+        ("REACH-EXIT", f"$.exits[{i}]", f"exit {e.id}", (e.level, e.x, e.y), False) for i, e in enumerate(m.exits)
+    ]
+    targets += [
+        ("REACH-OBJECTIVE", f"$.objectives[{i}]", f"objective {o.id}", (o.level, o.x, o.y), False)
+        for i, o in enumerate(m.objectives)
+    ]
+    targets += [
+        ("REACH-CHUTE", f"$.chutes[{i}]", f"chute {c.id}", (c.level, c.x, c.y), True) for i, c in enumerate(m.chutes)
+    ]
     for rule, path, name, node, is_chute in targets:
         lv = m.level(node[0])
         if lv is None or not lv.is_floor(node[1], node[2]):
             continue  # already reported as a misplaced feature
         ok = near(node) if is_chute else node in reached
         if not ok:
-            yield Issue(rule, path, f"{name} cannot be reached from the Marine deployment, even with every door "
-                        "open", node[0], ((node[1], node[2]),))
+            yield Issue(
+                rule,
+                path,
+                f"{name} cannot be reached from the Marine deployment, even with every door open",
+                node[0],
+                ((node[1], node[2]),),
+            )

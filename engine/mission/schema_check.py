@@ -31,15 +31,17 @@ def _place(doc: Any, parts: list[str | int]) -> tuple[str | None, tuple[tuple[in
         if isinstance(node, dict):
             lv, x, y = node.get("level"), node.get("x"), node.get("y")
             if isinstance(lv, str):
-                ok = isinstance(x, int) and isinstance(y, int) and not isinstance(x, bool) and not isinstance(y, bool)
-                found = (lv, ((x, y),) if ok else ())  # type: ignore[list-item]
+                square: tuple[tuple[int, int], ...] = ()
+                if type(x) is int and type(y) is int:  # bool is an int subclass; a square needs real ints
+                    square = ((x, y),)
+                found = (lv, square)
             elif isinstance(node.get("id"), str) and isinstance(node.get("rows"), list):
                 found = (node["id"], ())
     return found
 
 
 def _message(err: jsonschema.ValidationError) -> str:
-    msg = err.message
+    msg = str(err.message)
     if len(msg) > 200:
         msg = msg[:197] + "..."
     if err.validator == "oneOf" and isinstance(err.instance, dict) and "kind" in err.instance:

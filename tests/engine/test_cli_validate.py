@@ -47,8 +47,9 @@ def test_unreadable_file_exits_two_even_beside_broken_ones(tmp_path: Path, capsy
     broken = GOLDEN / "pit-door" / "fail.json"
     assert main(["validate", str(broken), str(bad)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"hulkforge validate: {bad}: line 1 column 2: not valid JSON: "
-                   "Expecting property name enclosed in double quotes"]
+    assert err == [
+        f"hulkforge validate: {bad}: line 1 column 2: not valid JSON: Expecting property name enclosed in double quotes"
+    ]
 
 
 @pytest.mark.parametrize("content", [b"", b"\x00\x01\xff", b"[]", b"{" * 100000])

@@ -37,8 +37,13 @@ def test_every_placement_rule_has_a_golden_case() -> None:
     """Each rule id the placement checks can raise appears in some golden expectation."""
     source = inspect.getsource(placement) + inspect.getsource(reach)
 
-    rules = set(re.findall(r'"((?:PIT|HOLE|LADDER|DOOR|ON|OUT|REF|DEPLOY|SQUAD|ENTRY|EXIT|REINF|POOL|RANDOM|REACH|'
-                           r'SECTION|GRID|LEVEL|VICTORY)-[A-Z-]+|ON-FLOOR)"', source))
+    rules = set(
+        re.findall(
+            r'"((?:PIT|HOLE|LADDER|DOOR|ON|OUT|REF|DEPLOY|SQUAD|ENTRY|EXIT|REINF|POOL|RANDOM|REACH|'
+            r'SECTION|GRID|LEVEL|VICTORY)-[A-Z-]+|ON-FLOOR)"',
+            source,
+        )
+    )
     covered = {e["rule"] for case in CASES for e in json.loads((GOLDEN / case / "expected.json").read_text())}
     assert rules
     assert rules - covered == set()

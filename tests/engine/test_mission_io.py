@@ -161,7 +161,7 @@ def test_schema_issue_points_at_the_feature_square() -> None:
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False) | st.text(max_size=20),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.floats(allow_nan=False) | st.text(max_size=20),
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
     max_leaves=30,
 )
@@ -180,7 +180,9 @@ def test_garbage_documents_never_crash_validation(extra: dict) -> None:  # type:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    st.lists(st.sampled_from(["doors", "pitfalls", "rubble", "chutes", "exits", "objectives", "entry_areas"]), max_size=4),
+    st.lists(
+        st.sampled_from(["doors", "pitfalls", "rubble", "chutes", "exits", "objectives", "entry_areas"]), max_size=4
+    ),
     st.integers(0, 29),
     st.integers(0, 19),
     st.sampled_from(["upper", "lower", "nowhere"]),
