@@ -1,0 +1,1 @@
+"""Exporters and importers for other clients: Tiled maps, Derelict missions, and the printable SVG."""

@@ -1,0 +1,61 @@
+"""The colours printing and the Tiled tileset use, as a value the editor can override with its palette.
+
+engine/ may not import editor/ (CI checks), so the defaults repeat editor/palette.py; a test keeps the two
+equal, and editor.render passes Colours.from_palette(editor.palette) so the editor's palette always wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class Colours:
+    """Hex colours by feature, named as in editor/palette.py."""
+
+    WALL: str = "#2b2d31"
+    FLOOR: str = "#c9c4b8"
+    GRID_LINE: str = "#8d887c"
+    SECTION_EDGE: str = "#4a4740"
+    DOOR_CLOSED: str = "#b5651d"
+    DOOR_OPEN: str = "#e3b27a"
+    BULKHEAD: str = "#6b7b8c"
+    ENTRY: str = "#8e2c8e"
+    EXIT: str = "#2e8b57"
+    DEPLOY: str = "#1f4fa3"
+    OBJECTIVE: str = "#d4a017"
+    PITFALL: str = "#111111"
+    PITFALL_BOTTOM: str = "#555555"
+    LADDER: str = "#7a5230"
+    RUBBLE: str = "#8a7f6d"
+    CHUTE: str = "#3c1010"
+    RANDOM_ZONE: str = "#6fa8dc"
+    SECTION_TINTS: tuple[str, ...] = (
+        "#d8cfb8", "#c3cfc4", "#cfc3cf", "#c4cbd8", "#d8c7bd", "#cdd3b9", "#bfd2d2", "#d6c3c9",
+    )  # fmt: skip
+    LEGEND: tuple[tuple[str, str], ...] = (
+        ("Floor", "#c9c4b8"),
+        ("Wall", "#2b2d31"),
+        ("Door (closed)", "#b5651d"),
+        ("Door (open)", "#e3b27a"),
+        ("Bulkhead", "#6b7b8c"),
+        ("Entry area", "#8e2c8e"),
+        ("Exit", "#2e8b57"),
+        ("Deployment", "#1f4fa3"),
+        ("Objective", "#d4a017"),
+        ("Pitfall", "#111111"),
+        ("Pitfall bottom", "#555555"),
+        ("Ladder", "#7a5230"),
+        ("Rubble", "#8a7f6d"),
+        ("Disposal chute", "#3c1010"),
+        ("Random-counter zone", "#6fa8dc"),
+    )
+
+    @classmethod
+    def from_palette(cls, palette: object) -> Colours:
+        """These colours with every field the palette module (or object) also defines taken from it."""
+        found = {f.name: getattr(palette, f.name) for f in fields(cls) if hasattr(palette, f.name)}
+        return replace(cls(), **found)
+
+
+DEFAULT = Colours()

@@ -1,0 +1,208 @@
+"""Export one level as a Derelict mission (JohnTwenty/Projects, a browser Space Hulk) and its segment library.
+
+Derelict's formats, read from its sources (BoardState/src/io/*.parse.ts, Rules/src/index.ts):
+- segment library: `legend: 0=wall, 1=corridor`, then `segment ID HxW`, H rows of W space-separated
+  0/1 and `endsegment`;
+- mission: `mission:`, `profile: mission`, `version: 1`, `board: N` (an N x N board), `instances:` lines
+  `ID: SEGMENT pos=(x,y) rot=R` and `tokens:` lines `ID: TYPE pos=(x,y) rot=R`;
+- a token's rot is where it faces: 0 south (+y), 90 west, 180 north, 270 east (Rules forwardCell);
+- an `alien_entry` points outwards and reinforcement blips appear on `lurk` tokens two squares beyond it.
+Derelict's Game and Editor read segments only from their own public/assets/segments.txt (the mission's
+`segments:` line is provenance, ignored by its parser), so the library written here must be appended there.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from engine.export.files import ExportReport, atomic_write_text
+from engine.mission.model import WALL, Level, Mission
+
+# Room around the level for the lurk tokens beyond the entry areas on its edge.
+MARGIN = 2
+ROT_OF_FACING = {"S": 0, "W": 90, "N": 180, "E": 270}
+STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+# The token types Derelict's public/assets/tokens.txt declares; any other type is refused by its board.
+TOKEN_TYPES = frozenset(
+    {
+        "door",
+        "dooropen",
+        "marine",
+        "marine_flame",
+        "marine_sarge",
+        "alien",
+        "blip",
+        "blip_2",
+        "blip_3",
+        "objective",
+        "drop_marine",
+        "start_marine",
+        "lurk",
+        "alien_entry",
+        "deactivated",
+        "guard",
+        "jam",
+        "flame",
+        "overwatch",
+    }
+)
+
+
+def segment_id(m: Mission, level: Level) -> str:
+    """The segment name for a level: unique enough to merge into Derelict's assets/segments.txt."""
+    slug = re.sub(r"[^a-z0-9]+", "_", m.meta.title.lower()).strip("_")[:40] or "mission"
+    return f"hulkforge_{slug}_{level.id}"
+
+
+def segment_library(m: Mission, level: Level) -> str:
+    """The segment library text holding the level's grid as one segment (1 = floor, 0 = wall)."""
+    w, h = level.width, level.height
+    lines = ["legend: 0=wall, 1=corridor", f"segment {segment_id(m, level)} {h}x{w}"]
+    for y in range(h):
+        lines.append(" ".join("0" if level.cell(x, y) == WALL else "1" for x in range(w)))
+    lines.append("endsegment")
+    return "\n".join(lines) + "\n"
+
+
+def _door_rot(level: Level, x: int, y: int) -> int:
+    # Derelict draws a door with rot 0 across an east-west passage and rot 90 across a north-south one.
+    return 0 if level.is_floor(x - 1, y) and level.is_floor(x + 1, y) else 90
+
+
+def _tokens(m: Mission, level: Level, warnings: list[str]) -> list[tuple[str, int, int, int]]:
+    """(type, x, y, rot) of every token, in board coordinates."""
+    out: list[tuple[str, int, int, int]] = []
+    lid = level.id
+    for d in (d for d in m.doors if d.level == lid):
+        out.append(("dooropen" if d.state == "open" else "door", d.x, d.y, _door_rot(level, d.x, d.y)))
+        if d.kind == "bulkhead":
+            warnings.append(f"bulkhead {d.id} becomes an ordinary door (Derelict has no bulkheads)")
+    for mar in (x for x in m.marines.squad if x.level == lid):
+        kind = (
+            "marine_sarge" if mar.rank == "sergeant" else "marine_flame" if mar.ranged == "heavy_flamer" else "marine"
+        )
+        lost = _lost_kit(mar.rank, mar.ranged, mar.melee, mar.storm_shield)
+        if lost:
+            warnings.append(f"marine {mar.id} becomes a {kind}: Derelict has no {', '.join(lost)}")
+        out.append((kind, mar.x, mar.y, ROT_OF_FACING[mar.facing]))
+    taken: set[tuple[int, int]] = set()
+    for e in (e for e in m.entry_areas if e.level == lid):
+        out.append(("alien_entry", e.x, e.y, ROT_OF_FACING[e.side]))
+        dx, dy = STEP[e.side]
+        cx, cy = e.x + 2 * dx, e.y + 2 * dy
+        for k in (-1, 0, 1):
+            sq = (cx + k * dy * dy, cy + k * dx * dx)  # the row of three across the direction of entry
+            if sq not in taken:
+                taken.add(sq)
+                out.append(("lurk", sq[0], sq[1], 0))
+    for o in (o for o in m.objectives if o.level == lid):
+        out.append(("objective", o.x, o.y, 0))
+    return out
+
+
+_MELEE_LOST = {
+    "thunder_hammer": "thunder hammers",
+    "lightning_claws": "lightning claws",
+    "chain_fist": "chain fists",
+    "force_axe": "force axes",
+}
+
+
+def _lost_kit(rank: str, ranged: str, melee: str, shield: bool) -> list[str]:
+    """What of a Marine's rank and wargear Derelict's three marine tokens cannot show."""
+    lost = []
+    if rank == "archivist":
+        lost.append("archivists")
+    if ranged == "assault_cannon":
+        lost.append("assault cannons")
+    elif ranged == "none":
+        lost.append("Marines without a gun")
+    elif ranged == "heavy_flamer" and rank == "sergeant":
+        lost.append("flamer sergeants")
+    if melee in _MELEE_LOST:
+        lost.append(_MELEE_LOST[melee])
+    if shield:
+        lost.append("storm shields")
+    return lost
+
+
+def _lost_features(m: Mission, level: Level) -> list[str]:
+    """One warning per kind of content Derelict cannot hold."""
+    lid = level.id
+    out: list[str] = []
+    others = [lv.id for lv in m.levels if lv.id != lid]
+    if others:
+        out.append(f"only level {lid!r} is exported; Derelict has one board, left out: {', '.join(others)}")
+    counts = {
+        "exits": sum(1 for x in m.exits if x.level == lid),
+        "pitfalls": sum(1 for x in m.pitfalls if x.level == lid),
+        "ladders": sum(1 for x in m.ladders if lid in (x.top.level, x.bottom.level)),
+        "rubble counters": sum(1 for x in m.rubble if x.level == lid),
+        "disposal chutes": sum(1 for x in m.chutes if x.level == lid),
+    }
+    for what, n in counts.items():
+        if n:
+            out.append(f"{n} {what} left out: Derelict has no {what}")
+    if m.random_setup is not None:
+        out.append("the random set-up (counters placed each game) is left out")
+    if any(o.level == lid for o in m.objectives):
+        out.append("objectives become Derelict objective tokens: there the Marines win by flaming them")
+    out.append(
+        "victory conditions, blip pool and reinforcement schedule are not carried: Derelict gives 4 blips on "
+        "turn 1, then 2 a turn, placed on lurk tokens, and the Genestealers win when no Marine is left"
+    )
+    elsewhere = [x.id for x in m.marines.squad if x.level != lid]
+    if elsewhere:
+        out.append(f"marines on other levels left out: {', '.join(elsewhere)}")
+    if not any(x.level == lid for x in m.marines.squad):
+        out.append(f"no marine starts on level {lid!r}: Derelict refuses to start a game without one")
+    return out
+
+
+def derelict_texts(mission: Mission, level_id: str | None = None) -> tuple[str, str, list[str]]:
+    """(mission text, segment library text, warnings) for one level (default: the top one)."""
+    level = mission.level(level_id) if level_id else mission.levels_top_down()[0]
+    if level is None:
+        known = ", ".join(lv.id for lv in mission.levels)
+        raise ValueError(f"no level {level_id!r} in the mission (levels: {known})")
+    warnings = _lost_features(mission, level)
+    tokens = _tokens(mission, level, warnings)
+    size = max(level.width, level.height) + 2 * MARGIN
+    title = " ".join(mission.meta.title.split())
+    if len(mission.levels) > 1:
+        title = f"{title} - {' '.join((level.name or level.id).split())}"
+    seg = segment_id(mission, level)
+    lines = [
+        f"mission: {title}",
+        "profile: mission",
+        "version: 1",
+        f"board: {size}",
+        f"segments: {seg}.segments.txt",
+        "",
+        "instances:",
+        f"  seg-001: {seg} pos=({MARGIN},{MARGIN}) rot=0",
+        "",
+        "tokens:",
+    ]
+    for n, (kind, x, y, rot) in enumerate(tokens, start=1):
+        bx, by = x + MARGIN, y + MARGIN
+        if not (0 <= bx < size and 0 <= by < size):
+            warnings.append(f"{kind} at ({x},{y}) falls off Derelict's board and is left out")
+            continue
+        # Zero-padded ids keep Derelict's own sort (by instance id) in the order written here.
+        lines.append(f"  tok-{n:03d}: {kind} pos=({bx},{by}) rot={rot}")
+    return "\n".join(lines) + "\n", segment_library(mission, level), warnings
+
+
+def export_derelict(mission: Mission, level_id: str | None, path: str | os.PathLike[str]) -> ExportReport:
+    """Write one level as a Derelict mission at path, and beside it the segment library it needs."""
+    text, library, warnings = derelict_texts(mission, level_id)
+    target = Path(path)
+    seg_line = next(line for line in text.splitlines() if line.startswith("segments: "))
+    lib_path = target.with_name(seg_line.removeprefix("segments: "))
+    atomic_write_text(lib_path, library)
+    atomic_write_text(target, text)
+    note = f"Derelict reads segments only from its public/assets/segments.txt: append {lib_path.name} to it"
+    return ExportReport(files=[target, lib_path], warnings=[note, *warnings])

@@ -1,0 +1,180 @@
+"""Drawing the counters of a level (doors, entry areas, marines...) into SVG elements in grid coordinates."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from engine.export.colours import Colours
+from engine.mission.model import UNSECTIONED, WALL, Level, Mission
+
+_ARROW = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
+
+
+class Canvas:
+    """Collects SVG elements; coordinates are in squares from the grid's top-left corner."""
+
+    def __init__(self, ox: float, oy: float, cell: float, font: str) -> None:
+        self.ox, self.oy, self.cell, self.font = ox, oy, cell, font
+        self.elements: list[str] = []
+
+    def _x(self, x: float) -> str:
+        return f"{self.ox + x * self.cell:.2f}"
+
+    def _y(self, y: float) -> str:
+        return f"{self.oy + y * self.cell:.2f}"
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str, stroke: str = "none", sw: float = 0) -> None:
+        self.elements.append(
+            f'<rect x="{self._x(x)}" y="{self._y(y)}" '
+            f'width="{w * self.cell:.2f}" height="{h * self.cell:.2f}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="{sw:.2f}"/>'
+        )
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, colour: str, width: float) -> None:
+        self.elements.append(
+            f'<line x1="{self._x(x1)}" y1="{self._y(y1)}" x2="{self._x(x2)}" y2="{self._y(y2)}" '
+            f'stroke="{colour}" stroke-width="{width:.2f}"/>'
+        )
+
+    def circle(self, cx: float, cy: float, r: float, fill: str, stroke: str = "none", sw: float = 0) -> None:
+        self.elements.append(
+            f'<circle cx="{self._x(cx)}" cy="{self._y(cy)}" r="{r * self.cell:.2f}" fill="{fill}" '
+            f'stroke="{stroke}" stroke-width="{sw:.2f}"/>'
+        )
+
+    def polygon(self, points: list[tuple[float, float]], fill: str, stroke: str = "none", sw: float = 0) -> None:
+        pts = " ".join(f"{self._x(x)},{self._y(y)}" for x, y in points)
+        self.elements.append(f'<polygon points="{pts}" fill="{fill}" stroke="{stroke}" stroke-width="{sw:.2f}"/>')
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        size: float,
+        anchor: str = "middle",
+        colour: str = "#111111",
+        bold: bool = False,
+    ) -> None:
+        weight = ' font-weight="bold"' if bold else ""
+        self.elements.append(
+            f'<text x="{self._x(x)}" y="{self._y(y)}" font-family="{self.font}" '
+            f'font-size="{size:.2f}"{weight} '
+            f'text-anchor="{anchor}" fill="{colour}">{escape(s)}</text>'
+        )
+
+    def label(self, x: float, y: float, s: str, colour: str = "#ffffff", size: float = 2.2, shift: str = "") -> None:
+        """Short text centred in square (x, y), nudged away from side `shift`; size in millimetres."""
+        dx, dy = _ARROW.get(shift, (0.0, 0.0))
+        cx, cy = x + 0.5 - dx * 0.2, y + 0.5 - dy * 0.2
+        self.text(cx, cy + size / self.cell / 2.8, s, size, colour=colour, bold=True)
+
+    def arrow(self, x: int, y: int, side: str, colour: str) -> None:
+        """A small triangle inside square (x, y) pointing towards side."""
+        dx, dy = _ARROW[side]
+        cx, cy = x + 0.5 + dx * 0.3, y + 0.5 + dy * 0.3
+        px, py = -dy, dx
+        tip = (cx + dx * 0.15, cy + dy * 0.15)
+        self.polygon(
+            [
+                tip,
+                (cx - dx * 0.1 + px * 0.15, cy - dy * 0.1 + py * 0.15),
+                (cx - dx * 0.1 - px * 0.15, cy - dy * 0.1 - py * 0.15),
+            ],
+            colour,
+        )
+
+
+def _passage_east_west(level: Level, x: int, y: int) -> bool:
+    return level.is_floor(x - 1, y) and level.is_floor(x + 1, y)
+
+
+def draw_counters(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    """Every counter of the level, the lower ones first so marines stay on top."""
+    lid = level.id
+    above = m.level_above(lid)
+    for p in m.pitfalls:
+        if above is not None and p.level == above.id and level.is_floor(p.x, p.y):
+            cv.circle(p.x + 0.5, p.y + 0.5, 0.4, "none", pal.PITFALL_BOTTOM, 0.8)
+            cv.label(p.x, p.y, p.letter, pal.PITFALL_BOTTOM)
+    for r in (r for r in m.rubble if r.level == lid):
+        cv.rect(r.x + 0.1, r.y + 0.1, 0.8, 0.8, pal.RUBBLE, "#4d463b", 0.3)
+        for k in (0.3, 0.5, 0.7):
+            cv.line(r.x + 0.1, r.y + k + 0.2, r.x + k + 0.2, r.y + 0.1, "#4d463b", 0.3)
+    for e in (e for e in m.entry_areas if e.level == lid):
+        cv.rect(e.x + 0.06, e.y + 0.06, 0.88, 0.88, pal.ENTRY)
+        cv.arrow(e.x, e.y, e.side, "#ffffff")
+        cv.label(e.x, e.y, e.id[:5], size=2.1, shift=e.side)
+    for x in (x for x in m.exits if x.level == lid):
+        cv.rect(x.x + 0.06, x.y + 0.06, 0.88, 0.88, pal.EXIT)
+        cv.arrow(x.x, x.y, x.side, "#ffffff")
+        cv.label(x.x, x.y, x.id[:5], size=2.1, shift=x.side)
+    for c in (c for c in m.chutes if c.level == lid):
+        cv.circle(c.x + 0.5, c.y + 0.5, 0.44, pal.CHUTE, "#ffffff", 0.4)
+        cv.label(c.x, c.y, c.id[:5], size=2.0)
+    for p in (p for p in m.pitfalls if p.level == lid):
+        cv.circle(p.x + 0.5, p.y + 0.5, 0.42, pal.PITFALL)
+        cv.label(p.x, p.y, p.letter, size=3.0)
+    for lad in m.ladders:
+        for sq, mark in ((lad.top, "\u2193"), (lad.bottom, "\u2191")):
+            if sq.level == lid:
+                cv.rect(sq.x + 0.08, sq.y + 0.08, 0.84, 0.84, pal.LADDER)
+                for k in (0.2, 0.8):
+                    cv.line(sq.x + 0.15, sq.y + k, sq.x + 0.85, sq.y + k, "#e8d9c0", 0.4)
+                cv.label(sq.x, sq.y, f"{lad.id[:3]}{mark}", size=2.5)
+    for o in (o for o in m.objectives if o.level == lid):
+        cx, cy = o.x + 0.5, o.y + 0.5
+        cv.polygon([(cx, cy - 0.45), (cx + 0.45, cy), (cx, cy + 0.45), (cx - 0.45, cy)], pal.OBJECTIVE, "#000", 0.25)
+        cv.label(o.x, o.y, o.id[:5], "#000000", size=2.0)
+    for d in (d for d in m.doors if d.level == lid):
+        colour = pal.BULKHEAD if d.kind == "bulkhead" else pal.DOOR_OPEN if d.state == "open" else pal.DOOR_CLOSED
+        thick = 0.3 if d.kind == "bulkhead" else 0.2
+        # An open bulkhead keeps its colour as an outline only, so open and closed read apart in print too.
+        fill, edge = ("#ffffff", colour) if d.kind == "bulkhead" and d.state == "open" else (colour, "#000")
+        if _passage_east_west(level, d.x, d.y):
+            cv.rect(d.x + 0.5 - thick / 2, d.y + 0.04, thick, 0.92, fill, edge, 0.35)
+        else:
+            cv.rect(d.x + 0.04, d.y + 0.5 - thick / 2, 0.92, thick, fill, edge, 0.35)
+    for mar in (x for x in m.marines.squad if x.level == lid):
+        cv.circle(mar.x + 0.5, mar.y + 0.5, 0.4, pal.DEPLOY, "#ffffff", 0.3)
+        dx, dy = _ARROW[mar.facing]
+        cx, cy = mar.x + 0.5 + dx * 0.42, mar.y + 0.5 + dy * 0.42
+        cv.polygon(
+            [
+                (cx + dx * 0.14, cy + dy * 0.14),
+                (cx - dy * 0.16, cy + dx * 0.16),
+                (cx + dy * 0.16, cy - dx * 0.16),
+            ],
+            pal.DEPLOY,
+            "#ffffff",
+            0.2,
+        )
+        cv.label(mar.x, mar.y, mar.id[:4], size=2.3)
+
+
+def features_present(m: Mission, level: Level) -> set[str]:
+    """The legend entries (palette.LEGEND names) that this level's page shows."""
+    lid = level.id
+    chars = {c for row in level.rows for c in row}
+    found = {"Wall"} if WALL in chars else set()
+    if chars - {WALL}:
+        found.add("Floor")
+    doors = [d for d in m.doors if d.level == lid]
+    checks = {
+        "Door (closed)": any(d.kind == "door" and d.state == "closed" for d in doors),
+        "Door (open)": any(d.kind == "door" and d.state == "open" for d in doors),
+        "Bulkhead": any(d.kind == "bulkhead" for d in doors),
+        "Entry area": any(e.level == lid for e in m.entry_areas),
+        "Exit": any(e.level == lid for e in m.exits),
+        "Deployment": any(x.level == lid for x in m.marines.squad),
+        "Objective": any(o.level == lid for o in m.objectives),
+        "Pitfall": any(p.level == lid for p in m.pitfalls),
+        "Ladder": any(lid in (x.top.level, x.bottom.level) for x in m.ladders),
+        "Rubble": any(r.level == lid for r in m.rubble),
+        "Disposal chute": any(c.level == lid for c in m.chutes),
+    }
+    above = m.level_above(lid)
+    checks["Pitfall bottom"] = above is not None and any(p.level == above.id for p in m.pitfalls)
+    zones = m.random_setup.zones if m.random_setup else []
+    checks["Random-counter zone"] = any(lv == lid and s in chars - {WALL, UNSECTIONED} for lv, s in zones)
+    return found | {name for name, present in checks.items() if present}

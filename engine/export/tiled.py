@@ -1,0 +1,232 @@
+"""Export a mission as a Tiled 1.8 JSON map (.tmj) with its terrain tileset PNG beside it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from engine.export import tiled_names as N
+from engine.export.colours import DEFAULT
+from engine.export.files import ExportReport, atomic_write_bytes, atomic_write_text
+from engine.export.tileset import TILE, terrain_chars, tileset_png
+from engine.mission import mission_to_dict
+from engine.mission.model import Mission
+
+Json = dict[str, Any]
+# Tiled draws each object layer's rectangles in its colour: the same colours as the printed legend.
+_LAYER_COLOURS = {
+    N.DOORS: DEFAULT.DOOR_CLOSED,
+    N.ENTRY_AREAS: DEFAULT.ENTRY,
+    N.EXITS: DEFAULT.EXIT,
+    N.OBJECTIVES: DEFAULT.OBJECTIVE,
+    N.PITFALLS: DEFAULT.PITFALL,
+    N.LADDERS: DEFAULT.LADDER,
+    N.RUBBLE: DEFAULT.RUBBLE,
+    N.CHUTES: DEFAULT.CHUTE,
+    N.DEPLOYMENT: DEFAULT.DEPLOY,
+}
+
+
+def _prop(name: str, value: object) -> Json:
+    kind = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "string"
+    return {"name": name, "type": kind, "value": value}
+
+
+def _json_prop(name: str, value: object) -> Json:
+    return {"name": name, "type": "string", "value": json.dumps(value, ensure_ascii=False, sort_keys=False)}
+
+
+class _Ids:
+    """Map-unique layer and object ids; object ids also carry each feature list's order to the importer."""
+
+    def __init__(self) -> None:
+        self.layer = 0
+        self.obj = 0
+
+    def next_layer(self) -> int:
+        self.layer += 1
+        return self.layer
+
+    def next_obj(self) -> int:
+        self.obj += 1
+        return self.obj
+
+
+def _obj(oid: int, name: str, kind: str, x: int, y: int, props: list[Json] | None = None) -> Json:
+    out: Json = {
+        "id": oid,
+        "name": name,
+        "type": kind,
+        "x": x * TILE,
+        "y": y * TILE,
+        "width": TILE,
+        "height": TILE,
+        "rotation": 0,
+        "visible": True,
+    }
+    if props:
+        out["properties"] = props
+    return out
+
+
+def _objects(m: Mission, ids: _Ids) -> dict[tuple[str, str], list[Json]]:
+    """Objects keyed by (level id, layer name); ids follow each feature list's order."""
+    out: dict[tuple[str, str], list[Json]] = {}
+
+    def add(level: str, layer: str, o: Json) -> None:
+        out.setdefault((level, layer), []).append(o)
+
+    for d in m.doors:
+        add(d.level, N.DOORS, _obj(ids.next_obj(), d.id, d.kind, d.x, d.y, [_prop("state", d.state)]))
+    for e in m.entry_areas:
+        add(
+            e.level,
+            N.ENTRY_AREAS,
+            _obj(ids.next_obj(), e.id, "entry_area", e.x, e.y, [_prop("side", e.side)]),
+        )
+    for x in m.exits:
+        add(x.level, N.EXITS, _obj(ids.next_obj(), x.id, "exit", x.x, x.y, [_prop("side", x.side)]))
+    for o in m.objectives:
+        props = [_prop("title", o.name), _prop("kind", o.kind)]
+        add(o.level, N.OBJECTIVES, _obj(ids.next_obj(), o.id, "objective", o.x, o.y, props))
+    for p in m.pitfalls:
+        add(p.level, N.PITFALLS, _obj(ids.next_obj(), p.letter, "pitfall", p.x, p.y))
+    for lad in m.ladders:
+        top_id, bottom_id = ids.next_obj(), ids.next_obj()
+        for end, sq, me, partner in (
+            ("top", lad.top, top_id, bottom_id),
+            ("bottom", lad.bottom, bottom_id, top_id),
+        ):
+            props = [_prop("end", end), {"name": "partner", "type": "object", "value": partner}]
+            add(sq.level, N.LADDERS, _obj(me, lad.id, "ladder", sq.x, sq.y, props))
+    for r in m.rubble:
+        add(r.level, N.RUBBLE, _obj(ids.next_obj(), "", "rubble", r.x, r.y))
+    for c in m.chutes:
+        add(c.level, N.CHUTES, _obj(ids.next_obj(), c.id, "chute", c.x, c.y))
+    for mar in m.marines.squad:
+        props = [
+            _prop("rank", mar.rank),
+            _prop("facing", mar.facing),
+            _prop("title", mar.name),
+            _prop("ranged", mar.ranged),
+            _prop("melee", mar.melee),
+            _prop("storm_shield", mar.storm_shield),
+        ]
+        add(mar.level, N.DEPLOYMENT, _obj(ids.next_obj(), mar.id, "marine", mar.x, mar.y, props))
+    return out
+
+
+def build_tmj(m: Mission, image_name: str) -> Json:
+    """The Tiled JSON map object for a mission whose tileset image is image_name (relative to the map)."""
+    chars = terrain_chars(m)
+    gid = {c: i + 1 for i, c in enumerate(chars)}
+    width = max(lv.width for lv in m.levels)
+    height = max(lv.height for lv in m.levels)
+    ids = _Ids()
+    objects = _objects(m, ids)
+    doc = mission_to_dict(m)
+    groups: list[Json] = []
+    for lv in m.levels:
+        # Cells past a short row, or of a level smaller than the map, stay empty (gid 0).
+        data = [
+            gid[lv.rows[y][x]] if y < lv.height and x < len(lv.rows[y]) else 0
+            for y in range(height)
+            for x in range(width)
+        ]
+        layers: list[Json] = [
+            {
+                "id": ids.next_layer(),
+                "name": N.TERRAIN_LAYER,
+                "type": "tilelayer",
+                "x": 0,
+                "y": 0,
+                "width": width,
+                "height": height,
+                "opacity": 1,
+                "visible": True,
+                "data": data,
+            }
+        ]
+        for name in N.OBJECT_LAYERS:
+            layers.append(
+                {
+                    "color": _LAYER_COLOURS[name],
+                    "id": ids.next_layer(),
+                    "name": name,
+                    "type": "objectgroup",
+                    "draworder": "index",
+                    "x": 0,
+                    "y": 0,
+                    "opacity": 1,
+                    "visible": True,
+                    "objects": objects.get((lv.id, name), []),
+                }
+            )
+        sections = {k: {"name": s.name, "kind": s.kind} for k, s in sorted(lv.sections.items())}
+        groups.append(
+            {
+                "id": ids.next_layer(),
+                "name": lv.id,
+                "type": "group",
+                "x": 0,
+                "y": 0,
+                "opacity": 1,
+                "visible": lv is m.levels[0],
+                "layers": layers,
+                "properties": [
+                    _prop("depth", lv.depth),
+                    _prop("level_name", lv.name),
+                    _json_prop("sections", sections),
+                ],
+            }
+        )
+    props = [_prop("format", N.FORMAT_TAG)]
+    props += [_prop(k, doc["meta"].get(k, "")) for k in N.META_KEYS]
+    props += [_prop("ruleset", m.ruleset), _prop("psi_points", m.marines.psi_points)]
+    props += [_json_prop(k, doc[k]) for k in N.JSON_PROPS if k in doc]
+    tiles = [{"id": i, "properties": [_prop("char", c)]} for i, c in enumerate(chars)]
+    return {
+        "type": "map",
+        "version": N.TILED_VERSION,
+        "tiledversion": "1.8.2",
+        "orientation": "orthogonal",
+        "renderorder": "right-down",
+        "infinite": False,
+        "width": width,
+        "height": height,
+        "tilewidth": TILE,
+        "tileheight": TILE,
+        "compressionlevel": -1,
+        "nextlayerid": ids.layer + 1,
+        "nextobjectid": ids.obj + 1,
+        "properties": sorted(props, key=lambda p: str(p["name"])),
+        "tilesets": [
+            {
+                "firstgid": 1,
+                "name": "hulkforge-terrain",
+                "image": image_name,
+                "imagewidth": TILE * len(chars),
+                "imageheight": TILE,
+                "tilewidth": TILE,
+                "tileheight": TILE,
+                "tilecount": len(chars),
+                "columns": len(chars),
+                "margin": 0,
+                "spacing": 0,
+                "tiles": tiles,
+            }
+        ],
+        "layers": groups,
+    }
+
+
+def export_tiled(mission: Mission, path: str | os.PathLike[str]) -> ExportReport:
+    """Write mission as a Tiled map at path (.tmj) and its tileset as <stem>-terrain.png beside it."""
+    target = Path(path)
+    image = target.with_name(f"{target.stem}-terrain.png")
+    tmj = build_tmj(mission, image.name)
+    atomic_write_bytes(image, tileset_png(terrain_chars(mission)))
+    atomic_write_text(target, json.dumps(tmj, ensure_ascii=False, indent=1) + "\n")
+    return ExportReport(files=[target, image], warnings=[])

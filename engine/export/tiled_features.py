@@ -1,0 +1,184 @@
+"""Turning the objects of a Tiled map's level groups into the mission's feature lists."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from engine.export import tiled_names as N
+from engine.export.tiled_read import Json, Reader
+
+_RANKS = ("marine", "sergeant", "archivist")
+_FACINGS = ("N", "E", "S", "W")
+
+
+@dataclass
+class TiledObject:
+    """One Tiled object reduced to what the importer needs: its id, name, type, square and properties."""
+
+    oid: int
+    name: str
+    kind: str
+    x: int
+    y: int
+    rotation: float
+    props: dict[str, object]
+    place: str
+
+
+@dataclass
+class LevelLayers:
+    """A level group of the map: its terrain rows and its objects by layer name."""
+
+    id: str
+    index: int
+    place: str
+    props: dict[str, object]
+    rows: list[str]
+    objects: dict[str, list[TiledObject]] = field(default_factory=dict)
+
+
+class Features:
+    """Collects the features of every level, each list in object-id order (the order the exporter wrote)."""
+
+    def __init__(self, reader: Reader, levels: list[LevelLayers], width: int, height: int) -> None:
+        self.r = reader
+        self.levels = levels
+        self.width = width
+        self.height = height
+
+    def _all(self, layer: str) -> list[tuple[LevelLayers, TiledObject]]:
+        found = [(lv, o) for lv in self.levels for o in lv.objects.get(layer, [])]
+        return sorted(found, key=lambda t: t[1].oid)
+
+    def _str(self, o: TiledObject, key: str, default: str) -> str:
+        v = o.props.get(key, default)
+        if not isinstance(v, str):
+            raise self.r.fail(o.place, f"property {key!r} must be a string")
+        return v or default
+
+    def _side(self, lv: LevelLayers, o: TiledObject) -> str:
+        """The side property, or the map edge nearest the square for a hand-drawn map."""
+        side = self._str(o, "side", "")
+        if side:
+            return side
+        w = max((len(r) for r in lv.rows), default=self.width)
+        h = len(lv.rows)
+        gaps = {"W": o.x, "E": w - 1 - o.x, "N": o.y, "S": h - 1 - o.y}
+        return min(gaps, key=lambda k: gaps[k])
+
+    def collect(self) -> Json:
+        """doors, entry_areas, exits, objectives, pitfalls, ladders, rubble and chutes, as document lists."""
+        out: Json = {"doors": [], "entry_areas": [], "exits": [], "objectives": [], "pitfalls": []}
+        for lv, o in self._all(N.DOORS):
+            kind = o.kind if o.kind in ("door", "bulkhead") else self._str(o, "kind", "door")
+            out["doors"].append(
+                {
+                    "id": o.name or f"D{o.oid}",
+                    "level": lv.id,
+                    "x": o.x,
+                    "y": o.y,
+                    "kind": kind,
+                    "state": self._str(o, "state", "closed"),
+                }
+            )
+        for layer, key, prefix in ((N.ENTRY_AREAS, "entry_areas", "E"), (N.EXITS, "exits", "X")):
+            for lv, o in self._all(layer):
+                out[key].append(
+                    {
+                        "id": o.name or f"{prefix}{o.oid}",
+                        "level": lv.id,
+                        "x": o.x,
+                        "y": o.y,
+                        "side": self._side(lv, o),
+                    }
+                )
+        for lv, o in self._all(N.OBJECTIVES):
+            out["objectives"].append(
+                {
+                    "id": o.name or f"O{o.oid}",
+                    "level": lv.id,
+                    "x": o.x,
+                    "y": o.y,
+                    "name": self._str(o, "title", ""),
+                    "kind": self._str(o, "kind", "object"),
+                }
+            )
+        letters = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        for lv, o in self._all(N.PITFALLS):
+            letter = o.name.upper() if o.name else next(letters, "Z")
+            out["pitfalls"].append({"letter": letter, "level": lv.id, "x": o.x, "y": o.y})
+        out["ladders"] = self._ladders()
+        out["rubble"] = [{"level": lv.id, "x": o.x, "y": o.y} for lv, o in self._all(N.RUBBLE)]
+        out["chutes"] = [
+            {"id": o.name or f"C{o.oid}", "level": lv.id, "x": o.x, "y": o.y} for lv, o in self._all(N.CHUTES)
+        ]
+        return out
+
+    def _ladders(self) -> list[Json]:
+        """Pair ladder ends by their 'partner' object property, else by equal names on different levels."""
+        ends = self._all(N.LADDERS)
+        by_id = {o.oid: (lv, o) for lv, o in ends}
+        used: set[int] = set()
+        out: list[Json] = []
+        for lv, o in ends:
+            if o.oid in used:
+                continue
+            partner = o.props.get("partner")
+            match = by_id.get(partner) if isinstance(partner, int) and partner != o.oid else None
+            if match is None:
+                match = next(
+                    (
+                        (plv, p)
+                        for plv, p in ends
+                        if p.oid not in used and p.oid != o.oid and p.name == o.name and o.name and plv.id != lv.id
+                    ),
+                    None,
+                )
+            if match is None or match[1].oid in used:
+                raise self.r.fail(
+                    o.place,
+                    f"ladder {o.name or o.oid!r} has no partner end on another level "
+                    "(set its 'partner' object property or give both ends the same name)",
+                )
+            used.update((o.oid, match[1].oid))
+            a, b = (lv, o), match
+            end = o.props.get("end")
+            depth = {x.id: x.props.get("depth", x.index) for x in self.levels}
+            if end == "bottom" or (end is None and _num(depth[b[0].id]) < _num(depth[a[0].id])):
+                a, b = b, a
+            out.append(
+                {
+                    "id": a[1].name or b[1].name or f"L{len(out) + 1}",
+                    "top": {"level": a[0].id, "x": a[1].x, "y": a[1].y},
+                    "bottom": {"level": b[0].id, "x": b[1].x, "y": b[1].y},
+                }
+            )
+        return out
+
+    def marines(self) -> list[Json]:
+        """The squad from the deployment layers; rank from the 'rank' property or the object's type."""
+        squad: list[Json] = []
+        for lv, o in self._all(N.DEPLOYMENT):
+            rank = self._str(o, "rank", o.kind if o.kind in _RANKS else "marine")
+            facing = self._str(o, "facing", _FACINGS[round(o.rotation / 90) % 4])
+            m: Json = {
+                "id": o.name or f"m{o.oid}",
+                "rank": rank,
+                "level": lv.id,
+                "x": o.x,
+                "y": o.y,
+                "facing": facing,
+                "name": self._str(o, "title", ""),
+            }
+            for key in ("ranged", "melee"):
+                if key in o.props:
+                    m[key] = self._str(o, key, "")
+            if "storm_shield" in o.props:
+                m["storm_shield"] = o.props["storm_shield"]
+            squad.append(m)
+        return squad
+
+
+def _num(v: object) -> float:
+    return float(v) if isinstance(v, (int, float)) and math.isfinite(float(v)) else 0.0

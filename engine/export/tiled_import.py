@@ -1,0 +1,269 @@
+"""Import a Tiled JSON map (.tmj) as a mission: our own exports exactly, hand-drawn maps by convention."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from engine.export import tiled_names as N
+from engine.export.tiled_features import Features, LevelLayers, TiledObject
+from engine.export.tiled_read import (
+    MAX_DIM,
+    MAX_LAYERS,
+    MAX_OBJECTS,
+    MAX_TILE_PX,
+    Json,
+    Reader,
+    nesting,
+    read_tmj,
+)
+from engine.mission import Issue, Mission, mission_from_dict, validate_document
+from engine.mission.io import MAX_NESTING as MISSION_MAX_NESTING
+from engine.mission.model import UNSECTIONED, WALL
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_TERRAIN = re.compile(r"^[#.A-Za-z0-9]$")
+
+
+def import_tiled(path: str | os.PathLike[str]) -> tuple[Mission, list[Issue]]:
+    """Read a .tmj map into a mission and its validation issues; raises TiledImportError when it cannot."""
+    tmj = read_tmj(path)
+    importer = _Importer(str(path), tmj)
+    doc = importer.document(Path(path).stem)
+    issues = validate_document(doc)
+    schema = [i for i in issues if i.rule.startswith("SCHEMA")]
+    if schema:
+        first = schema[0]
+        raise importer.r.fail(first.path, f"the map does not make a valid mission: {first.message}")
+    return mission_from_dict(doc), issues
+
+
+class _Importer:
+    def __init__(self, source: str, tmj: Json) -> None:
+        self.r = Reader(source)
+        self.tmj = tmj
+        self.layer_count = 0
+        self.object_count = 0
+
+    def document(self, stem: str) -> Json:
+        r, m = self.r, self.tmj
+        if m.get("type", "map") != "map":
+            raise r.fail("$.type", f"{m.get('type')!r}: not a Tiled map")
+        orientation = r.get(m, "orientation", str, "$")
+        if orientation != "orthogonal":
+            raise r.fail("$.orientation", f"{orientation!r}: only orthogonal maps have square grids")
+        if r.get(m, "infinite", bool, "$", False):
+            raise r.fail("$.infinite", "infinite maps are not supported (Map > Map Properties > Infinite off)")
+        self.width = r.int_in(m, "width", 1, MAX_DIM, "$")
+        self.height = r.int_in(m, "height", 1, MAX_DIM, "$")
+        self.tw = r.int_in(m, "tilewidth", 1, MAX_TILE_PX, "$")
+        self.th = r.int_in(m, "tileheight", 1, MAX_TILE_PX, "$")
+        self.chars = self._tile_chars()
+        levels = self._levels()
+        props = r.properties(m, "$")
+        return self._assemble(levels, props, stem)
+
+    # -- tiles -------------------------------------------------------------------------------------
+    def _tile_chars(self) -> list[tuple[int, int, dict[int, str]]]:
+        """(firstgid, tile count, {local id: terrain char}) per tileset, highest firstgid first."""
+        r = self.r
+        out: list[tuple[int, int, dict[int, str]]] = []
+        sets = r.get(self.tmj, "tilesets", list, "$", [])
+        if len(sets) > 64:
+            raise r.fail("$.tilesets", f"{len(sets)} tilesets, more than 64")
+        for i, ts in enumerate(sets):
+            at = f"$.tilesets[{i}]"
+            if not isinstance(ts, dict):
+                raise r.fail(at, "a tileset is an object")
+            first = r.int_in(ts, "firstgid", 1, 0x0FFFFFFF, at)
+            count = r.int_in(ts, "tilecount", 0, 0x0FFFFFFF, at, 0x0FFFFFFF)
+            chars: dict[int, str] = {}
+            tiles = r.get(ts, "tiles", list, at, [])
+            if len(tiles) > 65536:
+                raise r.fail(f"{at}.tiles", "too many tiles")
+            for j, tile in enumerate(tiles):
+                tat = f"{at}.tiles[{j}]"
+                if not isinstance(tile, dict):
+                    raise r.fail(tat, "a tile is an object")
+                tid = r.int_in(tile, "id", 0, 0x0FFFFFFF, tat)
+                props = r.properties(tile, tat)
+                ch = props.get("char")
+                if ch is not None:
+                    if not isinstance(ch, str) or not _TERRAIN.match(ch):
+                        raise r.fail(f"{tat}.properties", f"char {ch!r} is not '#', '.', a letter or a digit")
+                    chars[tid] = ch
+                elif props.get("wall") is True:
+                    chars[tid] = WALL
+            # An external tileset (.tsx) is not opened: its tiles count as plain floor.
+            out.append((first, count, chars))
+        return sorted(out, key=lambda t: -t[0])
+
+    def _char(self, gid: int, place: str) -> str | None:
+        if gid == 0:
+            return None
+        for first, count, chars in self.chars:
+            if first <= gid < first + count:
+                return chars.get(gid - first, UNSECTIONED)
+            if gid >= first:
+                break
+        raise self.r.fail(place, f"tile gid {gid} belongs to no tileset")
+
+    # -- layers ------------------------------------------------------------------------------------
+    def _levels(self) -> list[LevelLayers]:
+        r = self.r
+        top = r.get(self.tmj, "layers", list, "$")
+        groups = [(i, g) for i, g in enumerate(top) if isinstance(g, dict) and g.get("type") == "group"]
+        levels: list[LevelLayers] = []
+        if not groups:
+            # A single-level map drawn without groups: the top-level layers are that level.
+            levels.append(self._level("deck", 0, {}, top, "$"))
+        for n, (i, g) in enumerate(groups):
+            at = f"$.layers[{i}]"
+            name = r.get(g, "name", str, at, "")
+            lid = name if _ID.match(name) else re.sub(r"[^A-Za-z0-9_-]", "_", name)[:32] or f"level{n + 1}"
+            props = r.properties(g, at)
+            if name != lid:
+                props.setdefault("level_name", name)
+            levels.append(self._level(lid, n, props, r.get(g, "layers", list, at), f"{at}.layers"))
+        seen: set[str] = set()
+        for lv in levels:
+            if lv.id in seen:
+                raise r.fail(lv.place, f"two levels are named {lv.id!r}")
+            seen.add(lv.id)
+        if len(levels) > 8:
+            raise r.fail("$.layers", f"{len(levels)} levels, a mission has at most 8")
+        return levels
+
+    def _level(self, lid: str, index: int, props: dict[str, object], layers: list[Any], place: str) -> LevelLayers:
+        r = self.r
+        self.layer_count += len(layers)
+        if self.layer_count > MAX_LAYERS:
+            raise r.fail(place, f"more than {MAX_LAYERS} layers")
+        rows: list[str] | None = None
+        objects: dict[str, list[TiledObject]] = {}
+        for i, layer in enumerate(layers):
+            at = f"{place}[{i}]"
+            if not isinstance(layer, dict):
+                raise r.fail(at, "a layer is an object")
+            kind = r.get(layer, "type", str, at)
+            name = r.get(layer, "name", str, at, "")
+            if kind == "tilelayer" and (name == N.TERRAIN_LAYER or rows is None):
+                rows = self._rows(layer, at)
+            elif kind == "objectgroup" and name in N.OBJECT_LAYERS:
+                objects.setdefault(name, []).extend(self._objects(layer, at))
+        if rows is None:
+            raise r.fail(place, f"level {lid!r} has no tile layer named {N.TERRAIN_LAYER!r}")
+        return LevelLayers(lid, index, place, props, rows, objects)
+
+    def _rows(self, layer: Json, place: str) -> list[str]:
+        r = self.r
+        w = r.int_in(layer, "width", 1, MAX_DIM, place, self.width)
+        h = r.int_in(layer, "height", 1, MAX_DIM, place, self.height)
+        gids = r.layer_data(layer, w, h, place)
+        rows: list[str] = []
+        for y in range(h):
+            cells = [self._char(gids[y * w + x], f"{place}.data[{y * w + x}]") for x in range(w)]
+            while cells and cells[-1] is None:
+                cells.pop()
+            rows.append("".join(WALL if c is None else c for c in cells))
+        while rows and not rows[-1]:
+            rows.pop()
+        if not rows:
+            raise r.fail(f"{place}.data", "the terrain layer is empty")
+        # Empty cells at a row's end are wall too; the level is as wide as its widest row.
+        width = max(len(row) for row in rows)
+        return [row.ljust(width, WALL) for row in rows]
+
+    def _objects(self, layer: Json, place: str) -> list[TiledObject]:
+        r = self.r
+        raw = r.get(layer, "objects", list, place, [])
+        self.object_count += len(raw)
+        if self.object_count > MAX_OBJECTS:
+            raise r.fail(f"{place}.objects", f"more than {MAX_OBJECTS} objects")
+        out: list[TiledObject] = []
+        for i, o in enumerate(raw):
+            at = f"{place}.objects[{i}]"
+            if not isinstance(o, dict):
+                raise r.fail(at, "an object is a JSON object")
+            oid = r.int_in(o, "id", 0, 0x7FFFFFFF, at)
+            x, y = r.get(o, "x", float, at), r.get(o, "y", float, at)
+            w, h = r.get(o, "width", float, at, 0.0), r.get(o, "height", float, at, 0.0)
+            if "gid" in o:
+                y -= h  # tile objects are anchored at their bottom-left corner
+            col, row = math.floor((x + w / 2) / self.tw), math.floor((y + h / 2) / self.th)
+            if not (0 <= col < MAX_DIM and 0 <= row < MAX_DIM):
+                raise r.fail(at, f"square ({col},{row}) is outside the map")
+            kind = r.get(o, "type", str, at, "") or r.get(o, "class", str, at, "")
+            out.append(
+                TiledObject(
+                    oid,
+                    r.get(o, "name", str, at, ""),
+                    kind,
+                    col,
+                    row,
+                    r.get(o, "rotation", float, at, 0.0),
+                    r.properties(o, at),
+                    at,
+                )
+            )
+        return out
+
+    # -- the mission document ----------------------------------------------------------------------
+    def _json(self, props: dict[str, object], key: str, default: Any) -> Any:
+        if key not in props:
+            return default
+        text = props[key]
+        if not isinstance(text, str):
+            raise self.r.fail(f"$.properties.{key}", "expected JSON text")
+        try:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
+            raise self.r.fail(f"$.properties.{key}", "not valid JSON text") from None
+        if nesting(value) > MISSION_MAX_NESTING:
+            raise self.r.fail(f"$.properties.{key}", "nested too deep")
+        return value
+
+    def _assemble(self, levels: list[LevelLayers], props: dict[str, object], stem: str) -> Json:
+        meta = {k: props[k] for k in N.META_KEYS if isinstance(props.get(k), str) and props[k]}
+        meta.setdefault("title", stem[:120] or "Imported map")
+        doc: Json = {"format": "hulkforge-mission", "version": 1, "meta": meta}
+        doc["ruleset"] = props.get("ruleset", "4e")
+        doc["options"] = self._json(props, "options", {})
+        doc["levels"] = [self._level_doc(lv) for lv in levels]
+        feats = Features(self.r, levels, self.width, self.height)
+        doc.update(feats.collect())
+        rs = self._json(props, "random_setup", None)
+        if rs is not None:
+            doc["random_setup"] = rs
+        psi = props.get("psi_points", 20)
+        doc["marines"] = {"squad": feats.marines(), "psi_points": psi}
+        doc["genestealers"] = self._json(props, "genestealers", {"reinforcements": []})
+        doc["victory"] = self._json(props, "victory", [{"kind": "marines_eliminated"}])
+        return doc
+
+    def _level_doc(self, lv: LevelLayers) -> Json:
+        depth = lv.props.get("depth", lv.index)
+        sections = self._json(lv.props, "sections", None) if "sections" in lv.props else None
+        if sections is None:
+            sections = _guess_sections(lv.rows)
+        name = lv.props.get("level_name", "")
+        return {"id": lv.id, "name": name, "depth": depth, "rows": lv.rows, "sections": sections}
+
+
+def _guess_sections(rows: list[str]) -> dict[str, dict[str, str]]:
+    """Declare every section code a hand-drawn map uses: a room if its squares span 2+ rows and columns."""
+    spans: dict[str, tuple[set[int], set[int]]] = {}
+    for y, row in enumerate(rows):
+        for x, c in enumerate(row):
+            if c not in (WALL, UNSECTIONED):
+                xs, ys = spans.setdefault(c, (set(), set()))
+                xs.add(x)
+                ys.add(y)
+    return {
+        c: {"name": "", "kind": "room" if len(xs) > 1 and len(ys) > 1 else "corridor"}
+        for c, (xs, ys) in sorted(spans.items())
+    }
