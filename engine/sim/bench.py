@@ -1,0 +1,53 @@
+"""Benchmark: `python -m engine.sim.bench [--mission pitfall] [--games N]` prints games/s per core and pooled."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+
+from engine.ai.base import SIDES, default_policy, make_policy
+from engine.sim.batch import run_batch
+from engine.sim.cli_support import mission_path
+from engine.sim.local import default_workers
+from engine.sim.play import play_game
+from engine.sim.runner import build_game
+from engine.sim.spec import BatchSpec, game_seed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Time one core in this process, then the local pool with every core."""
+    p = argparse.ArgumentParser(prog="python -m engine.sim.bench", description=__doc__)
+    p.add_argument("--mission", default="pitfall", help="mission file or sample name (default pitfall)")
+    p.add_argument("--games", type=int, default=200, help="games per measurement (default 200)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=None, help="pool size (default: one per CPU)")
+    for side in SIDES:
+        p.add_argument(f"--{side}", default=None, help=f"policy for the {side} (default as in simulate)")
+    args = p.parse_args(argv)
+    policies = {side: getattr(args, side) or default_policy(side) for side in SIDES}
+    spec = BatchSpec(games=args.games, seed=args.seed, mission=mission_path(args.mission), policies=policies)
+
+    t0 = time.perf_counter()
+    game = build_game(spec)
+    built = time.perf_counter() - t0
+    players = {side: make_policy(policies[side]) for side in SIDES}
+    t0 = time.perf_counter()
+    actions = 0
+    for i in range(args.games):
+        actions += play_game(game, game_seed(args.seed, i), players, index=i).n_actions
+    one = time.perf_counter() - t0
+    print(f"mission {spec.mission}, policies {policies}")
+    print(f"build Game: {1000 * built:.1f} ms")
+    print(f"1 core (in process): {args.games / one:.1f} games/s, {actions / one:.0f} actions/s, "
+          f"{actions / args.games:.0f} actions/game")
+
+    workers = args.workers or default_workers()
+    result = run_batch(spec, workers=workers, keep_records=False)
+    print(f"pool of {workers} worker(s): {result.games_per_second:.1f} games/s over {result.seconds:.2f} s "
+          f"(includes starting the workers)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

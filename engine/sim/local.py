@@ -1,0 +1,242 @@
+"""The local backend: worker processes that play chunks of games and stream each result back.
+
+Each worker owns one pipe, so the parent always knows which games a worker holds: when a worker dies
+(a segfault, the OOM killer, os._exit in a test), the game it was playing is reported as failed, the
+rest of its chunk goes back in the queue and a fresh worker takes over. Nothing waits on a dead process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from engine.sim.record import GameRecord
+from engine.sim.runner import iter_chunk
+from engine.sim.spec import BatchSpec, game_seed
+
+POLL_SECONDS = 0.1
+
+
+class BatchError(RuntimeError):
+    """A batch that cannot run at all (the mission or the policies fail to build in the workers)."""
+
+
+@dataclass
+class RunStatus:
+    """What happened to a run besides its games: deaths of workers, and why it stopped early."""
+
+    worker_deaths: int = 0
+    stopped: str | None = None  # "cancelled", "interrupted" or a reason; None when every game ran
+    messages: list[str] = field(default_factory=list)
+
+
+def _worker_main(conn: Connection) -> None:
+    """Loop of one worker process: receive (spec, items), send one row per game, then "done"."""
+    # Ctrl-C goes to the whole process group; only the parent decides what it means.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    conn.send(("ready", None))  # start-up (seconds on a busy machine) does not count against a game
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        spec_json, items = msg
+        try:
+            for row in iter_chunk(spec_json, items):
+                conn.send(("game", row))
+        except Exception as exc:  # building the game failed: every game would fail the same way
+            conn.send(("fatal", f"{type(exc).__name__}: {exc}"))
+            continue
+        conn.send(("done", None))
+
+
+def _start_ignoring_sigint(proc: Any) -> None:
+    """Start a worker that ignores Ctrl-C from its first instruction (an ignored signal survives exec)."""
+    # Without this, Ctrl-C during a worker's start-up prints its KeyboardInterrupt traceback. Signal
+    # handlers can only be changed from the main thread; from the editor's QThread the window stays.
+    if threading.current_thread() is not threading.main_thread():
+        proc.start()
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        proc.start()
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+class _Worker:
+    def __init__(self, ctx: Any) -> None:
+        parent, child = ctx.Pipe(duplex=True)
+        self.conn: Connection = parent
+        self.proc = ctx.Process(target=_worker_main, args=(child,), daemon=True)
+        _start_ignoring_sigint(self.proc)
+        child.close()
+        self.pending: deque[int] = deque()
+        self.last_heard = time.monotonic()
+        self.timed_out = False
+        self.ready = False
+
+    def give(self, spec_json: dict[str, Any], indices: list[int]) -> None:
+        self.pending.extend(indices)
+        self.last_heard = time.monotonic()
+        self.conn.send((spec_json, indices))
+
+    def stop(self, kill: bool) -> None:
+        try:
+            if kill:
+                self.proc.terminate()
+            else:
+                self.conn.send(None)
+        except (OSError, ValueError):
+            pass
+        self.proc.join(timeout=2)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(timeout=2)
+        self.conn.close()
+
+
+def default_workers() -> int:
+    """One worker per CPU this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games per job: several jobs per worker so the tail balances, few enough that dispatch is cheap."""
+    return max(1, min(32, games // (workers * 6) or 1))
+
+
+class LocalPool:
+    """Worker processes reused across batches (a sweep runs all its values on one pool)."""
+
+    def __init__(self, workers: int | None = None, start_method: str = "spawn") -> None:
+        self.workers = workers or default_workers()
+        # spawn: safe when the parent has threads (the editor runs batches from a QThread).
+        self._ctx = mp.get_context(start_method)
+        self._idle: list[_Worker] = []
+        self.max_replacements = max(8, 2 * self.workers)
+        # A game that runs this long without ending is stuck (a rules bug looping inside one action):
+        # its worker is stopped and the game reported as failed, so a batch never hangs.
+        self.game_timeout: float | None = 600.0
+
+    def __enter__(self) -> LocalPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop every worker."""
+        for w in self._idle:
+            w.stop(kill=False)
+        self._idle.clear()
+
+    def run(
+        self,
+        spec: BatchSpec,
+        indices: list[int],
+        status: RunStatus,
+        cancel: threading.Event | None = None,
+    ) -> Iterator[GameRecord]:
+        """Play games by index, yielding records in completion order until done or cancelled."""
+        spec_json = spec.to_json()
+        size = chunk_size(len(indices), self.workers)
+        queue: deque[list[int]] = deque(indices[i:i + size] for i in range(0, len(indices), size))
+        busy: list[_Worker] = []
+        replacements = 0
+
+        def dispatch(w: _Worker) -> bool:
+            if not queue:
+                return False
+            w.give(spec_json, queue.popleft())
+            busy.append(w)
+            return True
+
+        try:
+            while len(busy) < self.workers and queue:
+                dispatch(self._idle.pop() if self._idle else _Worker(self._ctx))
+            while busy:
+                if cancel is not None and cancel.is_set():
+                    status.stopped = "cancelled"
+                    return
+                wait([w.conn for w in busy] + [w.proc.sentinel for w in busy], timeout=POLL_SECONDS)
+                for w in list(busy):
+                    state = yield from self._drain(w)
+                    if state == "done":
+                        busy.remove(w)
+                        if not dispatch(w):
+                            self._idle.append(w)
+                        continue
+                    if state == "open" and w.proc.is_alive():
+                        waited = time.monotonic() - w.last_heard
+                        if not w.ready or self.game_timeout is None or waited < self.game_timeout:
+                            continue
+                        w.timed_out = True
+                        w.proc.kill()
+                    # Dead, or dying: its last rows may have landed after the poll above; read them first,
+                    # so that the game blamed for the death is the one it was really playing.
+                    if state == "open":
+                        state = yield from self._drain(w)
+                        if state == "done":  # it finished its chunk, then died: no game is lost
+                            state = "eof"
+                    if w in busy:
+                        busy.remove(w)
+                        w.proc.join(timeout=1)
+                        code = w.proc.exitcode
+                        w.conn.close()
+                        status.worker_deaths += 1
+                        if w.pending:
+                            index = w.pending.popleft()
+                            msg = (f"game {index} ran over {self.game_timeout:g} s; its worker was stopped"
+                                   if w.timed_out else
+                                   f"worker process died (exit code {code}) while playing game {index}")
+                            status.messages.append(msg)
+                            yield GameRecord.failed(index, game_seed(spec.seed, index), msg)
+                            if w.pending:
+                                queue.appendleft(list(w.pending))
+                        if replacements >= self.max_replacements:
+                            status.stopped = f"stopped: {status.worker_deaths} worker processes died"
+                            return
+                        if queue:
+                            replacements += 1
+                            dispatch(_Worker(self._ctx))
+        finally:
+            # Workers still busy hold games of a run nobody reads any more: end them, the pool makes new ones.
+            for w in busy:
+                w.stop(kill=True)
+
+    @staticmethod
+    def _drain(w: _Worker) -> Generator[GameRecord, None, str]:
+        """Yield the rows waiting on a worker's pipe; returns "done" (chunk finished), "eof" or "open"."""
+        while True:
+            try:
+                if not w.conn.poll():
+                    return "open"
+                kind, payload = w.conn.recv()
+            except (EOFError, OSError):
+                return "eof"
+            w.last_heard = time.monotonic()
+            if kind == "game":
+                rec = GameRecord.from_json(payload)
+                if w.pending and w.pending[0] == rec.index:
+                    w.pending.popleft()
+                yield rec
+            elif kind == "done":
+                return "done"
+            elif kind == "ready":
+                w.ready = True
+            elif kind == "fatal":
+                raise BatchError(f"the workers cannot build the game: {payload}")

@@ -1,0 +1,152 @@
+"""The results file: summary + one row per game, streamed to disk in index order and replaced atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from engine.sim.record import SQUARE_FIELDS, GameRecord
+
+RESULTS_FORMAT = "hulkforge-results"
+RESULTS_VERSION = 1
+MAX_RESULTS_BYTES = 512 * 1024 * 1024
+
+
+class ResultsFileError(Exception):
+    """A results file that cannot be read; the message names the file and the place."""
+
+    def __init__(self, path: str | os.PathLike[str], message: str) -> None:
+        self.path = str(path)
+        self.detail = message
+        super().__init__(f"{self.path}: {message}")
+
+
+class ResultsWriter:
+    """Writes rows as games finish, in index order (a small reorder buffer), then the summary; atomic.
+
+    The text goes to a temporary file beside the target, renamed over it only by `finish`, so a crash
+    or Ctrl-C never leaves half a results file; the parent never holds all rows in memory.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], spec_json: dict[str, Any]) -> None:
+        self.path = Path(path)
+        folder = self.path.parent if str(self.path.parent) else Path(".")
+        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
+        # mkstemp makes the file private (0600); results are as shareable as any output. (Reading the umask
+        # means setting it, which races with other threads, so take the common default.)
+        os.chmod(self._tmp, 0o644)
+        self._fh: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        self._next = 0
+        self._waiting: dict[int, dict[str, Any]] = {}
+        self._first = True
+        self._finished = False
+        self._fh.write(f'{{"format": "{RESULTS_FORMAT}", "version": {RESULTS_VERSION},\n')
+        self._fh.write(f' "spec": {json.dumps(spec_json, sort_keys=True)},\n "games": [')
+
+    def add(self, rec: GameRecord) -> None:
+        """Queue one game's row; rows are written as soon as every lower index is written."""
+        self._waiting[rec.index] = rec.to_json()
+        while self._next in self._waiting:
+            self._write_row(self._waiting.pop(self._next))
+            self._next += 1
+
+    def _write_row(self, row: dict[str, Any]) -> None:
+        self._fh.write(("\n  " if self._first else ",\n  ") + json.dumps(row, separators=(",", ":")))
+        self._first = False
+
+    def finish(self, summary: dict[str, Any], squares: dict[str, list[list[Any]]]) -> None:
+        """Write the rows left (a stopped batch has gaps), the summary and the totals; replace the target."""
+        for index in sorted(self._waiting):
+            self._write_row(self._waiting.pop(index))
+        self._fh.write("\n ],\n")
+        self._fh.write(f' "summary": {json.dumps(summary, sort_keys=True)},\n')
+        self._fh.write(f' "squares": {json.dumps(squares, sort_keys=True)}\n}}\n')
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self._fh.close()
+        os.replace(self._tmp, self.path)
+        self._finished = True
+
+    def abort(self) -> None:
+        """Drop the temporary file, leaving the target as it was; does nothing after finish()."""
+        if self._finished:
+            return
+        if not self._fh.closed:
+            self._fh.close()
+        try:
+            os.unlink(self._tmp)
+        except OSError:
+            pass
+
+    def __enter__(self) -> ResultsWriter:
+        return self
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.abort()
+
+
+def square_totals(stats: Any) -> dict[str, list[list[Any]]]:
+    """The per-square totals of a BatchStats as {name: [[level, x, y, n], ...]}."""
+    return {name: stats.square_rows(name) for name in SQUARE_FIELDS}
+
+
+def read_results(path: str | os.PathLike[str], validate: bool = True) -> dict[str, Any]:
+    """Read a results file, checking format, version and (by default) the schema; raises ResultsFileError."""
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_RESULTS_BYTES:
+            raise ResultsFileError(path, f"larger than the {MAX_RESULTS_BYTES} bytes allowed")
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ResultsFileError(path, "no such file") from None
+    except IsADirectoryError:
+        raise ResultsFileError(path, "is a directory, not a results file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsFileError(path, f"cannot be read: {exc}") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno} column {exc.colno}"
+        raise ResultsFileError(path, f"{where}: not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise ResultsFileError(path, "nested too deeply") from None
+    if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT:
+        raise ResultsFileError(path, f"$.format is not {RESULTS_FORMAT!r}: not a hulkforge results file")
+    if doc.get("version") != RESULTS_VERSION:
+        found = doc.get("version")
+        raise ResultsFileError(path, f"$.version is {found!r}: this hulkforge reads version 1 only")
+    if validate:
+        error = schema_error(doc)
+        if error:
+            raise ResultsFileError(path, error)
+    return doc
+
+
+def schema_error(doc: dict[str, Any]) -> str | None:
+    """The first schema error of a results document as '$.path: message', or None when it conforms."""
+    import jsonschema
+
+    from engine.resources import load_schema
+
+    validator = jsonschema.Draft202012Validator(load_schema("results.schema.json"))
+    best = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+    if best is None:
+        return None
+    where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in best.absolute_path)
+    return f"{where}: {best.message}"
+
+
+def stats_from_results(doc: dict[str, Any]) -> Any:
+    """A BatchStats rebuilt from the rows of a results document (to chart a saved batch)."""
+    from engine.stats.aggregate import BatchStats
+
+    stats = BatchStats()
+    for row in doc.get("games", []):
+        stats.add(GameRecord.from_json(row))
+    return stats
