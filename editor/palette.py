@@ -47,3 +47,15 @@ LEGEND: tuple[tuple[str, str], ...] = (
     ("Disposal chute", CHUTE),
     ("Random-counter zone", RANDOM_ZONE),
 )
+
+# Added by the editor: soft tints that tell neighbouring sections apart (cycled by section code order).
+SECTION_TINTS: tuple[str, ...] = (
+    "#d8cfb8", "#c3cfc4", "#cfc3cf", "#c4cbd8", "#d8c7bd", "#cdd3b9", "#bfd2d2", "#d6c3c9",
+)
+SECTION_LABEL = "#3b3831"
+SELECTION = "#1e88e5"
+PREVIEW_OK = "#2e7d32"
+GHOST_BELOW = "#5b8fd6"
+TOKEN_OUTLINE = "#101010"
+HEAT_LOW = "#fff3b0"
+HEAT_HIGH = "#c62828"

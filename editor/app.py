@@ -1,0 +1,80 @@
+"""Starting the editor: `hulkforge`, `hulkforge edit FILE`, or the hulkforge-editor gui script."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from editor.dialogs import new_mission
+from editor.document import MissionDocument
+from editor.mainwindow import MainWindow
+from engine.mission import MissionFileError
+from engine.resources import sample_mission
+
+
+def default_mission_path() -> str:
+    return str(sample_mission("pitfall"))
+
+
+def create_main_window(path: str | None = None, with_lab: bool = True) -> MainWindow:
+    """A main window on a file (default: the Pitfall sample); a file that cannot be read opens a blank mission
+    and shows the problem. with_lab adds the balance lab dock when editor.lab is installed."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("hulkforge")
+    app.setOrganizationName("hulkforge")
+    target = path or default_mission_path()
+    error: MissionFileError | None = None
+    try:
+        doc = MissionDocument.open(target)
+    except MissionFileError as exc:
+        doc, error = MissionDocument(new_mission("Untitled mission", 30, 20, 1)), exc
+    window = MainWindow(doc)
+    doc.setParent(window)
+    if with_lab:
+        _install_lab(window)
+    if error is not None:
+        QTimer.singleShot(0, lambda: QMessageBox.critical(window, "Cannot open mission",
+                                                          f"The mission could not be opened:\n\n{error}"))
+    return window
+
+
+def _install_lab(window: MainWindow) -> None:
+    """Add the balance lab (editor/lab, written separately) if it is there; the editor works without it."""
+    try:
+        lab = importlib.import_module("editor.lab")
+        lab.install_lab(window)
+    except Exception as exc:  # a broken optional dock must not keep the editor from starting
+        print(f"hulkforge editor: balance lab not available: {exc}", file=sys.stderr)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hulkforge-editor", description="The hulkforge mission editor.")
+    p.add_argument("file", nargs="?", help="mission to open (default: the Pitfall sample)")
+    p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the window and quit")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Open the editor; returns the exit code of the Qt event loop."""
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = create_main_window(args.file)
+    window.show()
+    if args.screenshot:
+        def shoot() -> None:
+            window.grab().save(args.screenshot)
+            window.close()
+            app.quit()
+        QTimer.singleShot(800, shoot)
+    else:
+        QTimer.singleShot(0, window.offer_recovery)
+    return int(app.exec())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""Compound edits: a command that runs its child commands itself.
+
+PySide6 does not hand a child QUndoCommand's ownership to its Qt parent, so Qt-parented children are
+either collected too early (a crash on redo) or deleted twice (a crash at exit). A compound therefore
+keeps its children as plain Python objects and runs them: redo in order, undo in reverse.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QUndoCommand
+
+
+class CompoundCommand(QUndoCommand):
+    """A named group of child commands that undo and redo together, as one step."""
+
+    def __init__(self, text: str, parent: CompoundCommand | None = None) -> None:
+        super().__init__(text)
+        self.children_: list[QUndoCommand] = []
+        keep_child(parent, self)
+
+    def add(self, child: QUndoCommand) -> None:
+        self.children_.append(child)
+
+    def redo(self) -> None:
+        for child in self.children_:
+            child.redo()
+
+    def undo(self) -> None:
+        for child in reversed(self.children_):
+            child.undo()
+
+
+def keep_child(parent: CompoundCommand | None, child: QUndoCommand) -> None:
+    """Make `child` part of `parent` (when there is one)."""
+    if parent is not None:
+        parent.add(child)

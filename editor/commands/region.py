@@ -1,0 +1,152 @@
+"""Region edits built from child commands: delete, paste, move, rotate a selection; rotate the whole map."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import Any
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QUndoCommand
+
+from editor.commands.base import CompoundCommand
+from editor.commands.features import AddFeatureCommand, RemoveFeatureCommand
+from editor.commands.levels import ReplaceMissionCommand
+from editor.commands.terrain import PaintTerrainCommand
+from editor.document import MissionDocument
+from editor.features import feature_list, features_in, iter_features, moved, next_pitfall_letter, places
+from engine.mission.model import FACINGS, WALL, Ladder, Mission, Square
+
+ROTATE_CW = {f: FACINGS[(i + 1) % 4] for i, f in enumerate(FACINGS)}
+
+
+def rect_squares(rect: QRect) -> set[tuple[int, int]]:
+    return {(x, y) for x in range(rect.left(), rect.right() + 1) for y in range(rect.top(), rect.bottom() + 1)}
+
+
+Cells = dict[tuple[int, int], str]
+
+
+def copy_region(doc: MissionDocument, level: str, rect: QRect) -> tuple[Cells, list[tuple[str, Any]]]:
+    """Terrain and features of a region, relative to its top-left square (features deep-copied)."""
+    lv = doc.level(level)
+    cells = {(x - rect.left(), y - rect.top()): lv.cell(x, y) for x, y in rect_squares(rect)}
+    feats = []
+    inside = rect_squares(rect)
+    for kind, obj in features_in(doc.mission, level, inside):
+        if isinstance(obj, Ladder) and not all(p[0] == level and (p[1], p[2]) in inside for p in places(kind, obj)):
+            continue  # half a ladder cannot be pasted on its own
+        feats.append((kind, copy.deepcopy(moved(obj, level, -rect.left(), -rect.top()))))
+    return cells, feats
+
+
+def delete_region(doc: MissionDocument, level: str, rect: QRect, text: str = "Delete selection",
+                  parent: CompoundCommand | None = None) -> QUndoCommand:
+    """Remove the features inside the region and turn its squares to wall."""
+    cmd = CompoundCommand(text, parent)
+    for kind, obj in features_in(doc.mission, level, rect_squares(rect)):
+        RemoveFeatureCommand(doc, kind, obj, cmd)
+    PaintTerrainCommand(doc, level, dict.fromkeys(rect_squares(rect), WALL), parent=cmd)
+    return cmd
+
+
+def _fresh_ids(doc: MissionDocument, kind: str, obj: Any, taken: dict[str, set[str]]) -> Any:
+    """Give a pasted feature an id (or pitfall letter) nobody uses yet."""
+    if kind == "pitfalls":
+        return dataclasses.replace(obj, letter=next_pitfall_letter(doc.mission))
+    ident = getattr(obj, "id", None)
+    if ident is None:
+        return obj
+    used = taken.setdefault(kind, {o.id for o in feature_list(doc.mission, kind)})
+    if ident in used:
+        prefix = ident.rstrip("0123456789") or "F"
+        n = 1
+        while f"{prefix}{n}" in used:
+            n += 1
+        ident = f"{prefix}{n}"
+    used.add(ident)
+    return dataclasses.replace(obj, id=ident)
+
+
+def paste_region(doc: MissionDocument, level: str, x: int, y: int, cells: dict[tuple[int, int], str],
+                 features: list[tuple[str, Any]], text: str = "Paste", parent: CompoundCommand | None = None,
+                 keep_ids: bool = False) -> QUndoCommand:
+    """Paint copied terrain at (x, y) on a level (any level) and add the copied features there."""
+    cmd = CompoundCommand(text, parent)
+    lv = doc.level(level)
+    PaintTerrainCommand(doc, level, {(x + dx, y + dy): c for (dx, dy), c in cells.items()}, parent=cmd)
+    taken: dict[str, set[str]] = {}
+    for kind, obj in features:
+        src_level = places(kind, obj)[0][0]
+        new = moved(copy.deepcopy(obj), src_level, x, y, new_level=level)
+        if not all(0 <= px < lv.width and 0 <= py < lv.height for _, px, py in places(kind, new)):
+            continue
+        if not keep_ids:
+            new = _fresh_ids(doc, kind, new, taken)
+        AddFeatureCommand(doc, kind, new, cmd)
+    return cmd
+
+
+def move_region(doc: MissionDocument, level: str, rect: QRect, dx: int, dy: int) -> QUndoCommand:
+    """Cut the region and paste it (dx, dy) away on the same level; features keep their ids."""
+    cells, feats = copy_region(doc, level, rect)
+    cmd = CompoundCommand("Move selection")
+    delete_region(doc, level, rect, parent=cmd)
+    paste_region(doc, level, rect.left() + dx, rect.top() + dy, cells, feats, parent=cmd, keep_ids=True)
+    return cmd
+
+
+def rotate_region(doc: MissionDocument, level: str, rect: QRect) -> QUndoCommand:
+    """Turn the selection 90° clockwise about its top-left corner (the region's width and height swap)."""
+    cells, feats = copy_region(doc, level, rect)
+    h = rect.height()
+    turned = {(h - 1 - y, x): c for (x, y), c in cells.items()}
+    turned_feats = [(k, _rotate_feature(o, h)) for k, o in feats]
+    cmd = CompoundCommand("Rotate selection")
+    delete_region(doc, level, rect, parent=cmd)
+    paste_region(doc, level, rect.left(), rect.top(), turned, turned_feats, parent=cmd, keep_ids=True)
+    return cmd
+
+
+def _rotate_xy(x: int, y: int, h: int) -> tuple[int, int]:
+    return h - 1 - y, x
+
+
+def _rotate_feature(obj: Any, h: int) -> Any:
+    if isinstance(obj, Ladder):
+        def turn(sq: Square) -> Square:
+            nx, ny = _rotate_xy(sq.x, sq.y, h)
+            return Square(sq.level, nx, ny)
+        return dataclasses.replace(obj, top=turn(obj.top), bottom=turn(obj.bottom))
+    nx, ny = _rotate_xy(obj.x, obj.y, h)
+    changes: dict[str, Any] = {"x": nx, "y": ny}
+    for attr in ("side", "facing"):
+        if hasattr(obj, attr):
+            changes[attr] = ROTATE_CW[getattr(obj, attr)]
+    return dataclasses.replace(obj, **changes)
+
+
+def rotated_mission(m: Mission) -> Mission:
+    """The whole mission turned 90° clockwise: every level, every feature, every facing and side."""
+    out = copy.deepcopy(m)
+    heights = {lv.id: lv.height for lv in out.levels}
+    for lv in out.levels:
+        h, w = lv.height, lv.width
+        lv.rows = ["".join(lv.cell(x, h - 1 - y2) for y2 in range(h)) for x in range(w)]
+    for kind, obj in list(iter_features(out)):
+        lst = feature_list(out, kind)
+        i = next(j for j, o in enumerate(lst) if o is obj)
+        if isinstance(obj, Ladder):  # each end turns with its own level, which may differ in size
+            top = _rotate_feature(dataclasses.replace(obj, bottom=obj.top), heights.get(obj.top.level, 0)).top
+            bottom = _rotate_feature(dataclasses.replace(obj, top=obj.bottom), heights.get(obj.bottom.level, 0)).bottom
+            lst[i] = dataclasses.replace(obj, top=top, bottom=bottom)
+            continue
+        level = places(kind, obj)[0][0]
+        lst[i] = _rotate_feature(obj, heights.get(level, 0))
+    return out
+
+
+def rotate_map(doc: MissionDocument) -> QUndoCommand:
+    """Command turning the whole map 90° clockwise."""
+    return ReplaceMissionCommand(doc, rotated_mission(doc.mission), "Rotate map")
+

@@ -1,0 +1,1 @@
+"""Dock widgets: tools, properties, validation, legend."""

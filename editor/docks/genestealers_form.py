@@ -1,0 +1,169 @@
+"""The Genestealer side: blip pool, limits, starting blips and the reinforcement schedule table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from editor.commands import ChangeValueCommand
+from editor.document import MissionDocument
+from engine.mission.model import LimitedPool, Reinforcement, StartingBlips
+
+REINF_COLUMNS = ("from_turn", "to_turn", "per_turn", "entry_areas", "pool")
+
+
+def _ids(text: str) -> list[str]:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+class GenestealersForm(QWidget):
+    """Blip pool, limits, starting blips and the reinforcement schedule table."""
+
+    def __init__(self, doc: MissionDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.doc = doc
+        self._loading = False
+        form = QFormLayout()
+        self.pool: dict[int, QSpinBox] = {}
+        for n in (1, 2, 3):
+            s = QSpinBox()
+            s.setRange(0, 99)
+            s.setToolTip(f"Blips worth {n} Genestealer(s) in the pool")
+            s.valueChanged.connect(self._pool)
+            self.pool[n] = s
+            form.addRow(f"Blips of {n}", s)
+        self.cap = QSpinBox()
+        self.cap.setRange(1, 200)
+        self.cap.setToolTip("Most Genestealer models on the board at once")
+        self.cap.valueChanged.connect(lambda v: self._set(self.doc.mission.genestealers, "model_cap", v))
+        form.addRow("Model cap", self.cap)
+        self.alpha = QCheckBox("Genestealer Alpha allowed")
+        self.alpha.setToolTip("Once per game a revealed '3' blip may be the Alpha")
+        self.alpha.toggled.connect(lambda v: self._set(self.doc.mission.genestealers, "alpha", v))
+        form.addRow("", self.alpha)
+        self.limit_unit = QComboBox()
+        self.limit_unit.addItems(["unlimited", "stealers", "blips"])
+        self.limit_unit.setToolTip("Limit the total force by Genestealers or by blips")
+        self.limit_unit.activated.connect(lambda _i: self._limit())
+        self.limit_total = QSpinBox()
+        self.limit_total.setRange(0, 999)
+        self.limit_total.setToolTip("The limit")
+        self.limit_total.valueChanged.connect(lambda _v: self._limit())
+        row = QHBoxLayout()
+        row.addWidget(self.limit_unit)
+        row.addWidget(self.limit_total)
+        form.addRow("Total force", row)
+        self.start_blips = QSpinBox()
+        self.start_blips.setRange(0, 99)
+        self.start_blips.setToolTip("Blips placed before the first turn")
+        self.start_blips.valueChanged.connect(lambda _v: self._starting())
+        self.start_areas = QLineEdit()
+        self.start_areas.setToolTip("Entry area ids for the starting blips, comma-separated")
+        self.start_areas.editingFinished.connect(self._starting)
+        form.addRow("Starting blips", self.start_blips)
+        form.addRow("…at entry areas", self.start_areas)
+        self.table = QTableWidget(0, len(REINF_COLUMNS))
+        self.table.setHorizontalHeaderLabels(["from turn", "to turn", "per turn", "entry areas", "pool"])
+        self.table.setToolTip("Reinforcement schedule: blips per turn from which entry areas; "
+                              "blank 'to turn' = until the end")
+        self.table.itemChanged.connect(self._reinf_changed)
+        add = QPushButton("Add row")
+        add.setToolTip("Add a reinforcement row")
+        add.clicked.connect(self.add_row)
+        remove = QPushButton("Remove row")
+        remove.setToolTip("Remove the selected reinforcement row")
+        remove.clicked.connect(self.remove_row)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        lay = QVBoxLayout(self)
+        lay.addLayout(form)
+        lay.addWidget(QLabel("<b>Reinforcements</b>"))
+        lay.addWidget(self.table)
+        lay.addLayout(buttons)
+        doc.propertiesChanged.connect(self.refresh)
+        doc.featuresChanged.connect(self.refresh)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self._loading = True
+        g = self.doc.mission.genestealers
+        for n, s in self.pool.items():
+            s.setValue(g.pool.get(n, 0))
+        self.cap.setValue(g.model_cap)
+        self.alpha.setChecked(g.alpha)
+        self.limit_unit.setCurrentText(g.limited.unit if g.limited else "unlimited")
+        self.limit_total.setValue(g.limited.total if g.limited else 0)
+        self.limit_total.setEnabled(g.limited is not None)
+        self.start_blips.setValue(g.starting.blips)
+        self.start_areas.setText(", ".join(g.starting.entry_areas))
+        self.table.setRowCount(len(g.reinforcements))
+        for r, rf in enumerate(g.reinforcements):
+            values = (rf.from_turn, "" if rf.to_turn is None else rf.to_turn, rf.per_turn,
+                      ", ".join(rf.entry_areas), rf.pool)
+            for c, v in enumerate(values):
+                item = QTableWidgetItem(str(v))
+                item.setToolTip("pool: limited or unlimited" if c == 4 else "")
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        self._loading = False
+
+    def _set(self, target: Any, key: str, value: Any) -> None:
+        if not self._loading and getattr(target, key) != value:
+            self.doc.undo_stack.push(ChangeValueCommand(self.doc, target, key, value, text=f"Change {key}"))
+
+    def _pool(self) -> None:
+        pool = {n: s.value() for n, s in self.pool.items()}
+        self._set(self.doc.mission.genestealers, "pool", pool)
+
+    def _limit(self) -> None:
+        unit = self.limit_unit.currentText()
+        value = None if unit == "unlimited" else LimitedPool(unit, self.limit_total.value())  # type: ignore[arg-type]
+        self._set(self.doc.mission.genestealers, "limited", value)
+
+    def _starting(self) -> None:
+        value = StartingBlips(self.start_blips.value(), _ids(self.start_areas.text()))
+        self._set(self.doc.mission.genestealers, "starting", value)
+
+    def _reinf_changed(self, _item: QTableWidgetItem) -> None:
+        if self._loading:
+            return
+        rows = []
+        for r in range(self.table.rowCount()):
+            cells = [(cell.text().strip() if (cell := self.table.item(r, c)) else "") for c in range(5)]
+            try:
+                rows.append(Reinforcement(int(cells[0]), int(cells[2]), _ids(cells[3]),
+                                          int(cells[1]) if cells[1] else None,
+                                          "unlimited" if cells[4] == "unlimited" else "limited"))
+            except ValueError:
+                self.refresh()  # a non-number: put the table back as the model has it
+                return
+        self._set(self.doc.mission.genestealers, "reinforcements", rows)
+
+    def add_row(self) -> None:
+        g = self.doc.mission.genestealers
+        last = g.reinforcements[-1] if g.reinforcements else None
+        start = (last.to_turn or last.from_turn) + 1 if last else 1
+        areas = [e.id for e in self.doc.mission.entry_areas][:1]
+        self._set(g, "reinforcements", [*g.reinforcements, Reinforcement(start, 2, areas)])
+
+    def remove_row(self) -> None:
+        g = self.doc.mission.genestealers
+        row = self.table.currentRow()
+        if 0 <= row < len(g.reinforcements):
+            self._set(g, "reinforcements", [r for i, r in enumerate(g.reinforcements) if i != row])

@@ -1,0 +1,198 @@
+"""MissionDocument: the mission model, its undo stack, its file and its live validation.
+
+Like Tiled's MapDocument, this is the only object that mutates the model. Commands call the
+`apply_*` helpers, and each helper emits the matching past-tense signal, so undo and redo refresh
+every view for free.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from typing import Any
+
+from PySide6.QtCore import QObject, QRect, QTimer, Signal
+from PySide6.QtGui import QUndoStack
+
+from editor.features import feature_list
+from engine.mission import Issue, Mission, load_mission, save_mission, validate_mission
+from engine.mission.model import Level, RandomSetup, Section
+
+VALIDATION_DELAY_MS = 100
+_DELETE = object()  # marks "remove this key" for dict values in apply_value
+
+
+class MissionDocument(QObject):
+    """The mission being edited, with undo, dirty state, file path and validation issues."""
+
+    terrainChanged = Signal(str, QRect)  # level id, changed squares (x, y, w, h)
+    featuresChanged = Signal()
+    levelsChanged = Signal()
+    sectionsChanged = Signal(str)  # level id
+    propertiesChanged = Signal()
+    issuesChanged = Signal()
+    fileChanged = Signal(str)
+    dirtyChanged = Signal(bool)
+    missionReplaced = Signal()
+
+    def __init__(self, mission: Mission, path: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.mission = mission
+        self.path = path
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.issues: list[Issue] = []
+        self.revision = 0  # bumped on every change; autosave and previews key on it
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(VALIDATION_DELAY_MS)
+        self._timer.timeout.connect(self.validate_now)
+        self.validate_now()
+
+    # --- files ---------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], parent: QObject | None = None) -> MissionDocument:
+        """Load a file; raises MissionFileError naming the problem."""
+        return cls(load_mission(path), os.fspath(path), parent)
+
+    def save(self, path: str | os.PathLike[str] | None = None) -> None:
+        """Write atomically to path (or the current file) and mark the document clean."""
+        target = os.fspath(path) if path is not None else self.path
+        if target is None:
+            raise ValueError("no file name: use Save As")
+        save_mission(self.mission, target)
+        if target != self.path:
+            self.path = target
+            self.fileChanged.emit(target)
+        self.undo_stack.setClean()
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.dirtyChanged.emit(not clean)
+
+    @property
+    def dirty(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def display_name(self) -> str:
+        """File name for the title bar, or the mission title when unsaved."""
+        return os.path.basename(self.path) if self.path else (self.mission.meta.title or "untitled")
+
+    # --- validation ----------------------------------------------------------------------------
+    def validate_now(self) -> list[Issue]:
+        """Validate synchronously (tests and benchmarks call this instead of waiting for the timer)."""
+        self._timer.stop()
+        self.issues = validate_mission(self.mission)
+        self.issuesChanged.emit()
+        return self.issues
+
+    def _changed(self) -> None:
+        self.revision += 1
+        self._timer.start()
+
+    def level(self, level_id: str) -> Level:
+        lv = self.mission.level(level_id)
+        if lv is None:
+            raise KeyError(level_id)
+        return lv
+
+    # --- mutators, for commands only ---------------------------------------------------------
+    def apply_cells(self, level_id: str, cells: dict[tuple[int, int], str]) -> None:
+        """Set the character of each square; rows grow as needed so edits never go out of the grid."""
+        if not cells:
+            return
+        lv = self.level(level_id)
+        rows = {y: list(lv.rows[y]) for y in {y for _, y in cells} if 0 <= y < len(lv.rows)}
+        for (x, y), ch in cells.items():
+            row = rows.get(y)
+            if row is not None and 0 <= x < len(row):
+                row[x] = ch
+        for y, row in rows.items():
+            lv.rows[y] = "".join(row)
+        xs = [x for x, _ in cells]
+        ys = [y for _, y in cells]
+        region = QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+        self._changed()
+        self.terrainChanged.emit(level_id, region)
+
+    def apply_insert_feature(self, kind: str, index: int, obj: Any) -> None:
+        feature_list(self.mission, kind).insert(index, obj)
+        self._changed()
+        self.featuresChanged.emit()
+
+    def apply_remove_feature(self, kind: str, obj: Any) -> int:
+        """Remove by identity; returns the index it held so undo puts it back in place."""
+        lst = feature_list(self.mission, kind)
+        index = next(i for i, o in enumerate(lst) if o is obj)
+        del lst[index]
+        self._changed()
+        self.featuresChanged.emit()
+        return index
+
+    def apply_replace_feature(self, kind: str, old: Any, new: Any) -> None:
+        lst = feature_list(self.mission, kind)
+        index = next(i for i, o in enumerate(lst) if o is old)
+        lst[index] = new
+        self._changed()
+        self.featuresChanged.emit()
+
+    def apply_value(self, target: Any, key: str, value: Any, what: str = "properties") -> None:
+        """Set an attribute (or a dict key; `DELETE` removes it) and emit the signal named by `what`."""
+        if isinstance(target, dict):
+            if value is _DELETE:
+                target.pop(key, None)
+            else:
+                target[key] = value
+        else:
+            setattr(target, key, value)
+        self._changed()
+        self._emit(what)
+
+    def apply_section(self, level_id: str, code: str, section: Section | None) -> None:
+        lv = self.level(level_id)
+        if section is None:
+            lv.sections.pop(code, None)
+        else:
+            lv.sections[code] = section
+        self._changed()
+        self.sectionsChanged.emit(level_id)
+
+    def apply_insert_level(self, index: int, level: Level) -> None:
+        self.mission.levels.insert(index, level)
+        self._changed()
+        self.levelsChanged.emit()
+
+    def apply_remove_level(self, level: Level) -> int:
+        index = next(i for i, lv in enumerate(self.mission.levels) if lv is level)
+        del self.mission.levels[index]
+        self._changed()
+        self.levelsChanged.emit()
+        return index
+
+    def apply_random_setup(self, setup: RandomSetup | None) -> None:
+        self.mission.random_setup = setup
+        self._changed()
+        self.featuresChanged.emit()
+
+    def apply_mission(self, mission: Mission) -> None:
+        """Swap the whole model (whole-map transforms such as rotation keep a snapshot each way)."""
+        self.mission = mission
+        self._changed()
+        self.missionReplaced.emit()
+        self.levelsChanged.emit()
+
+    def _emit(self, what: str) -> None:
+        if what.startswith("sections:"):
+            self.sectionsChanged.emit(what.split(":", 1)[1])
+            return
+        {
+            "properties": self.propertiesChanged,
+            "features": self.featuresChanged,
+            "levels": self.levelsChanged,
+        }[what].emit()
+
+    def snapshot(self) -> Mission:
+        """A deep copy of the model (clipboard, previews, whole-map transforms)."""
+        return copy.deepcopy(self.mission)
+
+
+DELETE = _DELETE

@@ -1,0 +1,272 @@
+"""The main window: level tabs, docks, menus and tool actions around one MissionDocument."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QTabWidget,
+    QUndoView,
+    QWidget,
+)
+
+from editor.docks.legend import LegendPanel
+from editor.docks.properties import PropertiesPanel
+from editor.docks.tools_panel import ToolsPanel
+from editor.docks.validation import ValidationPanel
+from editor.document import MissionDocument
+from editor.files import FileActions
+from editor.mapview import MapView
+from editor.menus import MenuActions
+from editor.scene.level_scene import LevelScene
+from editor.tools import TOOL_CLASSES, Tool, ToolContext
+from engine.mission import Issue
+
+
+class MainWindow(MenuActions, FileActions, QMainWindow):
+    """Owns the views and docks; every change to the mission goes through the document's undo stack."""
+
+    def __init__(self, doc: MissionDocument) -> None:
+        QMainWindow.__init__(self)
+        self.resize(1500, 920)
+        self.doc = doc
+        self.ctx = ToolContext(doc)
+        self.ctx.show_level = self.show_level
+        self.ctx.message = lambda text: self.statusBar().showMessage(text, 4000)
+        self.ctx.selection_changed = self._selection_changed
+        self.tools: list[Tool] = [cls(self.ctx) for cls in TOOL_CLASSES]
+        self.tool: Tool | None = None
+        self.views: dict[str, MapView] = {}
+        self.show_below = False
+        self.show_grid = True
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self.setCentralWidget(self.tabs)
+        self.coords = QLabel()
+        self.coords.setToolTip("Level, square under the mouse, its section, and the zoom")
+        self.statusBar().addPermanentWidget(self.coords)
+        self._make_tool_actions()
+        self._make_docks()
+        self._make_menus()
+        self.init_files()
+        self.set_document(doc)
+        self.set_tool(self.tools[1])
+
+    # --- document ------------------------------------------------------------------------------
+    def set_document(self, doc: MissionDocument) -> None:
+        """Show another document (New/Open/recovery); views and docks are rebuilt around it."""
+        old = self.doc if self.doc is not doc else None
+        self.doc = doc
+        self.ctx.doc = doc
+        self.ctx.selection = None
+        self.ctx._base_rev = -1
+        for t in self.tools:
+            t.cancel()
+        doc.levelsChanged.connect(self._rebuild_tabs)
+        doc.dirtyChanged.connect(self._update_title)
+        doc.fileChanged.connect(self._update_title)
+        doc.issuesChanged.connect(self._update_title)
+        # Bound methods, not lambdas: Qt drops the connection when the window goes, the document may outlive it.
+        doc.undo_stack.indexChanged.connect(self._undo_state)
+        doc.undo_stack.cleanChanged.connect(self._undo_state)
+        self._undo_state()
+        for dock in (self.validation_dock, self.properties_dock, self.tools_dock, self.history_dock):
+            stale = dock.widget()
+            if stale is not None:  # setWidget does not delete the panel of the previous document
+                stale.deleteLater()
+        self.validation = ValidationPanel(doc)
+        self.validation.issueActivated.connect(self.show_issue)
+        self.validation_dock.setWidget(self.validation)
+        self.properties = PropertiesPanel(doc)
+        self.properties_dock.setWidget(self.properties)
+        self.tools_panel = ToolsPanel(self.ctx, list(self.tool_actions.values()))
+        self.tools_dock.setWidget(self.tools_panel)
+        history = QUndoView(doc.undo_stack)
+        # The undo model resets on every push; uniform rows keep relayout cheap on a long history.
+        history.setUniformItemSizes(True)
+        history.setToolTip("Undo history: click a step to go back to it")
+        self.history_dock.setWidget(history)
+        self._rebuild_tabs()
+        self._update_title()
+        if old is not None:
+            old.deleteLater()
+
+    def _rebuild_tabs(self) -> None:
+        wanted = [lv.id for lv in self.doc.mission.levels_top_down()]
+        current = self.current_level()
+        if list(self.views) == wanted and all(v.level_scene.doc is self.doc for v in self.views.values()):
+            self._retitle_tabs()
+            return
+        self.tabs.blockSignals(True)
+        self.tabs.clear()
+        old_views = self.views
+        self.views = {}
+        for level_id in wanted:
+            view = old_views.pop(level_id, None)
+            if view is None or view.level_scene.doc is not self.doc:
+                view = MapView(LevelScene(self.doc, level_id), lambda: self.tool)
+                view.squareHovered.connect(self._hovered)
+                view.zoomChanged.connect(lambda _z: self._hovered(*self._last_hover))
+            view.level_scene.set_show_below(self.show_below)
+            view.level_scene.set_show_grid(self.show_grid)
+            self.views[level_id] = view
+            self.tabs.addTab(view, level_id)
+        for view in old_views.values():
+            view.deleteLater()
+        self._retitle_tabs()
+        self.tabs.blockSignals(False)
+        self.show_level(current if current in self.views else wanted[0])
+        self._tab_changed(self.tabs.currentIndex())
+
+    def _retitle_tabs(self) -> None:
+        for i, level_id in enumerate(self.views):
+            lv = self.doc.mission.level(level_id)
+            if lv is not None:
+                self.tabs.setTabText(i, f"{lv.depth}: {lv.name or lv.id}")
+                self.tabs.setTabToolTip(i, f"Level {lv.id}, depth {lv.depth} (0 = top), {lv.width}×{lv.height}")
+
+    def _undo_state(self, *_args: object) -> None:
+        try:
+            stack = self.doc.undo_stack
+            stack.count()
+        except RuntimeError:  # the document is being torn down
+            return
+        self.act_undo.setEnabled(stack.canUndo())
+        self.act_redo.setEnabled(stack.canRedo())
+        self.act_undo.setText(f"&Undo {stack.undoText()}".rstrip())
+        self.act_redo.setText(f"&Redo {stack.redoText()}".rstrip())
+
+    def _update_title(self, *_args: object) -> None:
+        errors = sum(1 for i in self.doc.issues if i.severity == "error")
+        flag = f" — {errors} error(s)" if errors else ""
+        self.setWindowTitle(f"{self.doc.display_name()}[*]{flag} — hulkforge editor")
+        self.setWindowModified(self.doc.dirty)
+
+    # --- levels and views ----------------------------------------------------------------------
+    def current_level(self) -> str | None:
+        view = self.tabs.currentWidget()
+        return view.level_scene.level_id if isinstance(view, MapView) else None
+
+    def current_view(self) -> MapView | None:
+        view = self.tabs.currentWidget()
+        return view if isinstance(view, MapView) else None
+
+    def show_level(self, level_id: str) -> None:
+        view = self.views.get(level_id)
+        if view is not None:
+            self.tabs.setCurrentWidget(view)
+
+    def _tab_changed(self, _index: int) -> None:
+        level = self.current_level()
+        if level is not None and hasattr(self, "tools_panel"):
+            self.tools_panel.set_level(level)
+        self._selection_changed()
+
+    _last_hover: tuple[str, int, int] = ("", 0, 0)
+
+    def _hovered(self, level: str, x: int, y: int) -> None:
+        self._last_hover = (level, x, y)
+        lv = self.doc.mission.level(level)
+        view = self.views.get(level)
+        if lv is None or view is None:
+            return
+        inside = 0 <= x < lv.width and 0 <= y < lv.height
+        where = f"x {x}, y {y}" if inside else "outside the map"
+        code = lv.section_of(x, y) if inside else None
+        sec = lv.sections.get(code) if code else None
+        what = "wall" if inside and not lv.is_floor(x, y) else (f"section {code} {sec.name if sec else ''}"
+                                                                  if code else "floor")
+        self.coords.setText(f"{lv.name or lv.id} (depth {lv.depth}) · {where} · {what if inside else ''}"
+                            f" · zoom {view.zoom() * 100:.0f}%")
+
+    def _selection_changed(self) -> None:
+        for level_id, view in self.views.items():
+            sel = self.ctx.selection
+            view.level_scene.set_selection(sel[1] if sel and sel[0] == level_id else None)
+
+    def show_issue(self, issue: Issue) -> None:
+        """Switch to the issue's level, select and zoom to its squares, and mark them."""
+        for view in self.views.values():
+            view.level_scene.set_focus_squares(set())
+        if issue.level is None or issue.level not in self.views:
+            self.statusBar().showMessage(f"{issue.rule}: {issue.message}", 6000)
+            return
+        self.show_level(issue.level)
+        view = self.views[issue.level]
+        squares = list(issue.squares)
+        view.level_scene.set_focus_squares(set(squares))
+        if squares:
+            xs = [x for x, _ in squares]
+            ys = [y for _, y in squares]
+            self.ctx.set_selection(issue.level, QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1))
+            view.zoom_to_squares(squares)
+        self.statusBar().showMessage(f"{issue.rule}: {issue.message}", 6000)
+
+    # --- tools ----------------------------------------------------------------------------------
+    def _make_tool_actions(self) -> None:
+        self.tool_group = QActionGroup(self)
+        self.tool_actions: dict[str, QAction] = {}
+        for tool in self.tools:
+            act = QAction(tool.name, self)
+            act.setCheckable(True)
+            act.setShortcut(QKeySequence(tool.shortcut))
+            act.setToolTip(tool.tooltip())
+            act.setStatusTip(tool.tip)
+            act.triggered.connect(lambda _c=False, t=tool: self.set_tool(t))
+            self.tool_group.addAction(act)
+            self.tool_actions[tool.name] = act
+
+    def set_tool(self, tool: Tool) -> None:
+        if self.tool is not None:
+            self.tool.deactivate()
+            for view in self.views.values():
+                self.tool.leave(view.level_scene)
+        self.tool = tool
+        tool.activate()
+        self.tool_actions[tool.name].setChecked(True)
+        for view in self.views.values():
+            view.viewport().setCursor(tool.cursor)
+        self.statusBar().showMessage(f"{tool.name} ({tool.shortcut}): {tool.tip}", 5000)
+
+    def tool_named(self, name: str) -> Tool:
+        return next(t for t in self.tools if t.name == name)
+
+    # --- docks and menus ----------------------------------------------------------------------
+    def _dock(self, title: str, area: Qt.DockWidgetArea, tip: str) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title.replace(" ", "_"))
+        dock.setToolTip(tip)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _make_docks(self) -> None:
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.tools_dock = self._dock("Tools", left, "Pick a tool (single-letter shortcuts) and its options")
+        self.legend_dock = self._dock("Legend", left, "What the map's colours and symbols mean")
+        self.legend_dock.setWidget(LegendPanel())
+        self.properties_dock = self._dock("Properties", right, "Mission, squad, Genestealers, victory, levels")
+        self.validation_dock = self._dock("Validation", right, "Live list of rule issues; click one to see it")
+        self.history_dock = self._dock("History", right, "Undo history: click a step to go back to it")
+        self.tabifyDockWidget(self.validation_dock, self.history_dock)
+        self.validation_dock.raise_()
+        self.resizeDocks([self.tools_dock, self.properties_dock], [250, 460], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.properties_dock, self.validation_dock], [520, 320], Qt.Orientation.Vertical)
+
+    def scene(self, level_id: str) -> LevelScene | None:
+        """The scene showing a level, or None (overlay API entry point for the balance lab)."""
+        view = self.views.get(level_id)
+        return view.level_scene if view is not None else None
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.maybe_save():
+            self.discard_recovery()
+            event.accept()
+        else:
+            event.ignore()
+
+
+__all__ = ["MainWindow", "QWidget"]

@@ -1,0 +1,124 @@
+# mypy: disable-error-code="attr-defined"
+# (a mixin: the attributes it uses are the MainWindow's)
+"""Menus and the edit/view actions of the main window (a mixin: `self` is the MainWindow)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
+
+from editor.commands.region import rotate_map
+from editor.tools.special_tools import (
+    SelectTool,
+    copy_selection,
+    delete_selection,
+    paste_clipboard,
+    rotate_selection,
+)
+
+
+class MenuActions:
+    """File, Edit, View and Tools menus; Edit and View actions act on the window's document and views."""
+
+    def _action(self, menu: QMenu, text: str, slot: Any, shortcut: Any = None, tip: str = "") -> QAction:
+        act: QAction = QAction(text, self)  # type: ignore[call-overload]
+        if shortcut is not None:
+            if isinstance(shortcut, list):
+                act.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                act.setShortcut(QKeySequence(shortcut))
+        act.setToolTip(tip or text.replace("&", "").rstrip("…"))
+        act.setStatusTip(act.toolTip())
+        act.triggered.connect(lambda _c=False: slot())
+        menu.addAction(act)
+        return act
+
+    def _make_menus(self) -> None:
+        bar = self.menuBar()
+        self.file_menu = bar.addMenu("&File")
+        self.make_file_menu(self.file_menu)
+        edit = bar.addMenu("&Edit")
+        self.act_undo = self._action(edit, "&Undo", lambda: self.doc.undo_stack.undo(), QKeySequence.StandardKey.Undo)
+        self.act_redo = self._action(edit, "&Redo", lambda: self.doc.undo_stack.redo(), QKeySequence.StandardKey.Redo)
+        edit.addSeparator()
+        self._action(edit, "Cu&t", self.cut, QKeySequence.StandardKey.Cut, "Copy the selection, then delete it")
+        self._action(edit, "&Copy", lambda: copy_selection(self.ctx), QKeySequence.StandardKey.Copy,
+                     "Copy the selected region (terrain and features)")
+        self._action(edit, "&Paste", self.paste, QKeySequence.StandardKey.Paste,
+                     "Paste at the square under the mouse, on the level shown (any level)")
+        self._action(edit, "&Delete", lambda: delete_selection(self.ctx), QKeySequence.StandardKey.Delete,
+                     "Remove the features in the selection and turn it to wall")
+        self._action(edit, "Select &all", self.select_all, QKeySequence.StandardKey.SelectAll)
+        edit.addSeparator()
+        self._action(edit, "&Rotate selection 90°", lambda: rotate_selection(self.ctx), "Ctrl+R",
+                     "Turn the selected region clockwise about its top-left corner")
+        self._action(edit, "Rotate &map 90°", lambda: self.doc.undo_stack.push(rotate_map(self.doc)),
+                     "Ctrl+Shift+R", "Turn every level and feature clockwise")
+        view = bar.addMenu("&View")
+        self._action(view, "Zoom &in", lambda: self._zoom(1.25), ["Ctrl+=", "Ctrl++"])
+        self._action(view, "Zoom &out", lambda: self._zoom(0.8), "Ctrl+-")
+        self._action(view, "&Fit level", lambda: self.current_view() and self.current_view().fit(), "Ctrl+0")
+        view.addSeparator()
+        self.act_grid = self._action(view, "Show &grid", self.toggle_grid, "Ctrl+G", "Draw the square grid")
+        self.act_grid.setCheckable(True)
+        self.act_grid.setChecked(True)
+        self.act_below = self._action(view, "Show level &below", self.toggle_below, "Ctrl+B",
+                                      "Draw the floor of the level below faintly, to line up pitfalls and ladders")
+        self.act_below.setCheckable(True)
+        self._action(view, "&Next level", lambda: self._step_level(1), "Ctrl+PgDown", "Show the level below")
+        self._action(view, "&Previous level", lambda: self._step_level(-1), "Ctrl+PgUp", "Show the level above")
+        view.addSeparator()
+        for dock in (self.tools_dock, self.legend_dock, self.properties_dock, self.validation_dock,
+                     self.history_dock):
+            view.addAction(dock.toggleViewAction())
+        tools = bar.addMenu("&Tools")
+        for act in self.tool_actions.values():
+            tools.addAction(act)
+        for menu in (self.file_menu, edit, view, tools):
+            menu.setToolTipsVisible(True)
+
+    # --- edit actions -------------------------------------------------------------------------
+    def cut(self) -> None:
+        if copy_selection(self.ctx):
+            delete_selection(self.ctx)
+
+    def paste(self) -> None:
+        level = self.current_level()
+        if level is None or self.ctx.clipboard is None:
+            return
+        select = next(t for t in self.tools if isinstance(t, SelectTool))
+        hover = self._last_hover
+        x, y = (hover[1], hover[2]) if hover[0] == level else (0, 0)
+        if select.hover_square and select.hover_square[0] == level:
+            x, y = select.hover_square[1], select.hover_square[2]
+        paste_clipboard(self.ctx, level, x, y)
+
+    def select_all(self) -> None:
+        level = self.current_level()
+        if level is not None:
+            lv = self.doc.level(level)
+            self.ctx.set_selection(level, QRect(0, 0, lv.width, lv.height))
+
+    def _zoom(self, factor: float) -> None:
+        view = self.current_view()
+        if view is not None:
+            view.zoom_by(factor)
+
+    def toggle_grid(self) -> None:
+        self.show_grid = self.act_grid.isChecked()
+        for view in self.views.values():
+            view.level_scene.set_show_grid(self.show_grid)
+
+    def toggle_below(self) -> None:
+        self.show_below = self.act_below.isChecked()
+        for view in self.views.values():
+            view.level_scene.set_show_below(self.show_below)
+
+    def _step_level(self, step: int) -> None:
+        i = self.tabs.currentIndex() + step
+        if 0 <= i < self.tabs.count():
+            self.tabs.setCurrentIndex(i)
+

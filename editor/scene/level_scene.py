@@ -1,0 +1,131 @@
+"""LevelScene: one level's map, its marks, and the overlay API for the balance lab."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, QRectF, QTimer
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsScene
+
+from editor import palette
+from editor.document import MissionDocument
+from editor.scene.feature_item import FeatureItem
+from editor.scene.marks import HeatmapItem, IssueMarksItem, PreviewItem, SelectionItem, TokensItem
+from editor.scene.overlay import ColourScale, Token, colour_function
+from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem, occupied, section_label_squares
+from engine.mission import Issue
+
+
+class LevelScene(QGraphicsScene):
+    """Draws one level of the document; listens to the document and never changes it."""
+
+    def __init__(self, doc: MissionDocument, level_id: str) -> None:
+        super().__init__()
+        self.doc, self.level_id = doc, level_id
+        self.setBackgroundBrush(QColor(palette.WALL).darker(130))
+        self.terrain = TerrainItem(doc, level_id)
+        self.ghost = GhostBelowItem(doc, level_id)
+        self.features = FeatureItem(doc, level_id)
+        self.names = SectionNamesItem(doc, level_id)
+        self.heatmap = HeatmapItem()
+        self.issue_marks = IssueMarksItem()
+        self.selection = SelectionItem()
+        self.preview = PreviewItem()
+        self.tokens = TokensItem()
+        for item in (self.terrain, self.ghost, self.features, self.names, self.heatmap, self.issue_marks,
+                     self.selection, self.preview, self.tokens):
+            self.addItem(item)
+        self.focus_squares: set[tuple[int, int]] = set()
+        self._labels: dict[str, tuple[float, float]] = {}
+        # Section names may move when squares change; checking once after a burst of edits keeps strokes fast.
+        self._label_timer = QTimer(self)
+        self._label_timer.setSingleShot(True)
+        self._label_timer.setInterval(120)
+        self._label_timer.timeout.connect(self._check_labels)
+        doc.terrainChanged.connect(self._on_terrain)
+        doc.featuresChanged.connect(self._on_all)
+        doc.featuresChanged.connect(self._label_timer.start)
+        doc.sectionsChanged.connect(self._on_all)
+        doc.levelsChanged.connect(self._on_levels)
+        doc.issuesChanged.connect(self.refresh_issues)
+        self._on_levels()
+        self.refresh_issues()
+
+    # --- document echo --------------------------------------------------------------------------
+    def _on_terrain(self, level: str, region: QRect) -> None:
+        if level == self.level_id:
+            area = QRectF(region.x() * S, region.y() * S, region.width() * S, region.height() * S)
+            self.terrain.update(area.adjusted(-4 * S, -S, 4 * S, S))
+            self.features.update(area.adjusted(-S, -S, S, S))
+            self._label_timer.start()
+        else:
+            self.ghost.update()
+
+    def _check_labels(self) -> None:
+        lv = self.doc.mission.level(self.level_id)
+        labels = section_label_squares(lv, occupied(self.doc, self.level_id)) if lv is not None else {}
+        if labels != self._labels:  # a name moved: its old place must be repainted too
+            self._labels = labels
+            self.names.update()
+
+    def _on_all(self, *args: object) -> None:
+        self.names.update()
+        self.terrain.update()
+        self.features.update()
+        self.ghost.update()
+
+    def _on_levels(self) -> None:
+        for item in (self.terrain, self.features, self.ghost, self.names):
+            item.prepareGeometryChange()
+        lv = self.doc.mission.level(self.level_id)
+        if lv is not None:
+            self.setSceneRect(QRectF(-S, -S, (lv.width + 2) * S, (lv.height + 2) * S))
+        self._on_all()
+
+    def level_issues(self) -> list[Issue]:
+        return [i for i in self.doc.issues if i.level == self.level_id and i.squares]
+
+    def refresh_issues(self) -> None:
+        marks: dict[tuple[int, int], str] = {}
+        for issue in self.level_issues():
+            for sq in issue.squares:
+                if marks.get(sq) != "error":
+                    marks[sq] = issue.severity
+        self.issue_marks.set_marks(marks, self.focus_squares)
+
+    def set_focus_squares(self, squares: set[tuple[int, int]]) -> None:
+        """Squares of the issue the designer clicked in the validation dock."""
+        self.focus_squares = squares
+        self.refresh_issues()
+
+    # --- display options ---------------------------------------------------------------------
+    def set_show_below(self, show: bool) -> None:
+        self.ghost.setVisible(show)
+
+    def set_show_grid(self, show: bool) -> None:
+        self.terrain.show_grid = show
+        self.terrain.update()
+
+    def set_selection(self, rect: QRect | None) -> None:
+        self.selection.set_rect(rect)
+
+    def set_preview(self, squares: list[tuple[int, int]], ok: bool = True, reason: str = "") -> None:
+        self.preview.set_preview(squares, ok, reason)
+
+    # --- overlay API (balance lab) -------------------------------------------------------------
+    def set_heatmap(self, values: dict[tuple[int, int], float] | None, colour_scale: ColourScale = None,
+                    opacity: float = 0.6) -> None:
+        """Colour squares by value; colour_scale is value->colour, (vmin, vmax), or None for the data range."""
+        if not values:
+            self.heatmap.set_values({}, lambda v: QColor())
+            return
+        self.heatmap.opacity_ = opacity
+        self.heatmap.set_values(dict(values), colour_function(values, colour_scale))
+
+    def set_tokens(self, tokens: list[Token]) -> None:
+        """Draw models (marine / genestealer / blip) over the map, replacing the previous ones."""
+        self.tokens.set_tokens(tokens)
+
+    def clear_overlays(self) -> None:
+        """Remove the heatmap and the tokens."""
+        self.set_heatmap(None)
+        self.set_tokens([])

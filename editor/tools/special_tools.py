@@ -1,0 +1,198 @@
+"""Tools with more than one click or a region: ladder, random-counter zone, select/move/copy/paste."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QRect, Qt
+
+from editor.commands import AddFeatureCommand, RemoveFeatureCommand, SetRandomSetupCommand
+from editor.commands.region import copy_region, delete_region, move_region, paste_region, rotate_region
+from editor.features import features_at, next_id
+from editor.tools.base import Clipboard, Tool
+from engine.mission.model import WALL, Ladder, RandomSetup, Square
+
+if TYPE_CHECKING:
+    from editor.scene.level_scene import LevelScene
+
+
+class LadderTool(Tool):
+    name = "Ladder"
+    shortcut = "L"
+    tip = ("Click the top end, then the bottom end on the level below (the view switches there). "
+           "Shift+click places both ends at once, the bottom directly under the top. Right click removes; Esc cancels.")
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.pending: Square | None = None
+
+    def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        m = self.doc.mission
+        if button == Qt.MouseButton.RightButton:
+            for kind, obj in features_at(m, scene.level_id, x, y, "ladders"):
+                self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
+            return
+        if button != Qt.MouseButton.LeftButton:
+            return
+        below = m.level_below(scene.level_id)
+        if self.pending is not None and scene.level_id != self.pending.level:
+            above = m.level_above(scene.level_id)
+            if above is not None and above.id == self.pending.level:
+                ladder = Ladder(next_id(m, "ladders", "LAD"), self.pending, Square(scene.level_id, x, y))
+                self.pending = None
+                self.ctx.push(AddFeatureCommand(self.doc, "ladders", ladder))
+                self.ctx.show_level(ladder.top.level)
+                self.ctx.message(f"ladder {ladder.id} placed")
+                return
+        if below is None:
+            self.ctx.message("a ladder's top needs a level below it")
+            return
+        top = Square(scene.level_id, x, y)
+        if mods & Qt.KeyboardModifier.ShiftModifier:
+            self.ctx.push(AddFeatureCommand(self.doc, "ladders", Ladder(next_id(m, "ladders", "LAD"), top,
+                                                                         Square(below.id, x, y))))
+            return
+        self.pending = top
+        self.ctx.message(f"ladder top at {x},{y}: now click the bottom end on {below.id} (Esc cancels)")
+        self.ctx.show_level(below.id)
+
+    def hover(self, scene: LevelScene, x: int, y: int) -> None:
+        m = self.doc.mission
+        if self.pending is not None and scene.level_id != self.pending.level:
+            obj = Ladder("?", self.pending, Square(scene.level_id, x, y))
+        elif m.level_below(scene.level_id) is not None:
+            obj = Ladder("?", Square(scene.level_id, x, y), Square(m.level_below(scene.level_id).id, x, y))  # type: ignore[union-attr]
+        else:
+            scene.set_preview([(x, y)], False, "no level below")
+            return
+        broken = [i for i in self.ctx.new_issues_if_added("ladders", obj) if i.rule != "REF-DUPLICATE-ID"]
+        scene.set_preview([(x, y)], not broken)
+        if broken:
+            self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
+
+    def cancel(self) -> None:
+        self.pending = None
+        self.ctx.message("ladder cancelled")
+
+
+class ZoneTool(Tool):
+    name = "Random zone"
+    shortcut = "Z"
+    tip = "Click a section to add it to (or remove it from) the zones where random counters are set up."
+
+    def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        lv = self.doc.level(scene.level_id)
+        code = lv.section_of(x, y)
+        if code is None:
+            self.ctx.message("random-counter zones are whole sections: paint a section here first")
+            return
+        old = self.doc.mission.random_setup
+        zones = list(old.zones) if old else []
+        key = (scene.level_id, code)
+        zones = [z for z in zones if z != key] if key in zones else [*zones, key]
+        new = dataclasses.replace(old, zones=zones) if old else RandomSetup(zones=zones)
+        text = f"Toggle random zone {code}"
+        self.ctx.push(SetRandomSetupCommand(self.doc, new if (new.zones or new.counters) else None, text))
+
+    def hover(self, scene: LevelScene, x: int, y: int) -> None:
+        lv = self.doc.level(scene.level_id)
+        code = lv.section_of(x, y)
+        if code is None:
+            scene.set_preview([(x, y)], lv.cell(x, y) != WALL)
+            return
+        squares = [(i, j) for j, row in enumerate(lv.rows) for i, c in enumerate(row) if c == code]
+        scene.set_preview(squares, True)
+
+
+class SelectTool(Tool):
+    name = "Select"
+    shortcut = "V"
+    tip = ("Drag to select a region; drag inside the selection to move it. Ctrl+C/Ctrl+V copy and paste "
+           "(onto any level, at the mouse), Del deletes, Ctrl+R rotates the selection.")
+    cursor = Qt.CursorShape.ArrowCursor
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self._start: tuple[int, int] | None = None
+        self._moving = False
+        self.hover_square: tuple[str, int, int] | None = None
+
+    def _sel_rect(self, level: str) -> QRect | None:
+        sel = self.ctx.selection
+        return sel[1] if sel and sel[0] == level else None
+
+    def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        if button != Qt.MouseButton.LeftButton:
+            return
+        rect = self._sel_rect(scene.level_id)
+        self._start = (x, y)
+        self._moving = rect is not None and rect.contains(x, y)
+        if not self._moving:
+            self.ctx.set_selection(scene.level_id, QRect(x, y, 1, 1))
+
+    def move(self, scene: LevelScene, x: int, y: int, buttons: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        self.hover_square = (scene.level_id, x, y)
+        if self._start is None:
+            scene.set_preview([], True)
+            return
+        sx, sy = self._start
+        if self._moving:
+            rect = self._sel_rect(scene.level_id)
+            if rect is not None:
+                ghost = rect.translated(x - sx, y - sy)
+                scene.set_preview([(i, j) for i in range(ghost.left(), ghost.right() + 1)
+                                   for j in range(ghost.top(), ghost.bottom() + 1)], True)
+            return
+        self.ctx.set_selection(scene.level_id, QRect(min(sx, x), min(sy, y), abs(x - sx) + 1, abs(y - sy) + 1))
+
+    def release(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        if self._start is None:
+            return
+        sx, sy = self._start
+        self._start = None
+        rect = self._sel_rect(scene.level_id)
+        if self._moving and rect is not None and (x, y) != (sx, sy):
+            self.ctx.push(move_region(self.doc, scene.level_id, rect, x - sx, y - sy))
+            self.ctx.set_selection(scene.level_id, rect.translated(x - sx, y - sy))
+        scene.set_preview([], True)
+
+    def leave(self, scene: LevelScene) -> None:
+        scene.set_preview([], True)
+
+
+def copy_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
+    """Put the selected region on the tool clipboard."""
+    if ctx.selection is None:
+        return False
+    level, rect = ctx.selection
+    cells, feats = copy_region(ctx.doc, level, rect)
+    ctx.clipboard = Clipboard(rect.width(), rect.height(), cells, feats, level)
+    return True
+
+
+def paste_clipboard(ctx, level: str, x: int, y: int) -> bool:  # type: ignore[no-untyped-def]
+    """Paste the clipboard with its top-left on (x, y) of any level, and select what was pasted."""
+    clip = ctx.clipboard
+    if clip is None:
+        return False
+    ctx.push(paste_region(ctx.doc, level, x, y, clip.cells, clip.features))
+    ctx.set_selection(level, QRect(x, y, clip.width, clip.height))
+    return True
+
+
+def delete_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
+    if ctx.selection is None:
+        return False
+    level, rect = ctx.selection
+    ctx.push(delete_region(ctx.doc, level, rect))
+    return True
+
+
+def rotate_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
+    if ctx.selection is None:
+        return False
+    level, rect = ctx.selection
+    ctx.push(rotate_region(ctx.doc, level, rect))
+    ctx.set_selection(level, QRect(rect.left(), rect.top(), rect.height(), rect.width()))
+    return True

@@ -1,0 +1,40 @@
+"""`hulkforge edit [FILE]`: open the mission editor (the GUI is imported only here, lazily)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from typing import Any
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "edit",
+        help="open the mission editor",
+        description="Open the PySide6 mission editor on FILE (default: the Pitfall sample mission).",
+    )
+    p.add_argument("file", nargs="?", metavar="FILE", help="mission file (.json) to open")
+    p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the editor window and quit")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    file: str | None = getattr(args, "file", None)
+    if file is not None and not os.path.isfile(file):
+        # A missing file is reported here, before paying for Qt; a broken one gets a dialog in the editor.
+        problem = "is not a file" if os.path.exists(file) else "no such file"
+        print(f"hulkforge edit: {file}: {problem}", file=sys.stderr)
+        return 2
+    try:
+        app = importlib.import_module("editor.app")
+    except ImportError as exc:
+        print(f"hulkforge edit: the editor needs PySide6: {exc}", file=sys.stderr)
+        return 2
+    argv = [file] if file else []
+    shot: str | None = getattr(args, "screenshot", None)
+    if shot:
+        argv += ["--screenshot", shot]
+    code: int = app.main(argv)
+    return code
