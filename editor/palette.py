@@ -1,57 +1,40 @@
-"""Colours and glyphs shared by the editor's map view, the legend and the print/export renderers.
+"""Colours shared by the editor's map view, the legend and the print/export renderers.
 
-Plain hex strings so the same table serves QPainter, SVG text and Tiled tilesets.
+The map colours live in engine/export/colours.py (the SVG and Tiled exporters need them and engine/ may not
+import editor/); this module adds what only the editor draws: selections, previews, tokens, heatmaps.
+Plain hex strings, so the same table serves QPainter, SVG text and Tiled tilesets.
 """
 
 from __future__ import annotations
 
-WALL = "#2b2d31"
-FLOOR = "#c9c4b8"
+from engine.export.colours import DEFAULT as _MAP
+
+WALL = _MAP.WALL
+FLOOR = _MAP.FLOOR
+GRID_LINE = _MAP.GRID_LINE
+SECTION_EDGE = _MAP.SECTION_EDGE
+DOOR_CLOSED = _MAP.DOOR_CLOSED
+DOOR_OPEN = _MAP.DOOR_OPEN
+BULKHEAD = _MAP.BULKHEAD
+ENTRY = _MAP.ENTRY
+EXIT = _MAP.EXIT
+DEPLOY = _MAP.DEPLOY
+OBJECTIVE = _MAP.OBJECTIVE
+PITFALL = _MAP.PITFALL
+PITFALL_BOTTOM = _MAP.PITFALL_BOTTOM
+LADDER = _MAP.LADDER
+RUBBLE = _MAP.RUBBLE
+CHUTE = _MAP.CHUTE
+RANDOM_ZONE = _MAP.RANDOM_ZONE
+LEGEND = _MAP.LEGEND
+SECTION_TINTS = _MAP.SECTION_TINTS
+
 FLOOR_ALT = "#bdb7aa"  # alternate sections get a slightly different floor so rooms read apart
-GRID_LINE = "#8d887c"
-SECTION_EDGE = "#4a4740"
-DOOR_CLOSED = "#b5651d"
-DOOR_OPEN = "#e3b27a"
-BULKHEAD = "#6b7b8c"
-ENTRY = "#8e2c8e"
-EXIT = "#2e8b57"
-DEPLOY = "#1f4fa3"
-OBJECTIVE = "#d4a017"
-PITFALL = "#111111"
-PITFALL_BOTTOM = "#555555"
-LADDER = "#7a5230"
-RUBBLE = "#8a7f6d"
-CHUTE = "#3c1010"
-RANDOM_ZONE = "#6fa8dc"
 ERROR = "#e02424"
 WARNING = "#f59e0b"
 GENESTEALER = "#6a1b9a"
 BLIP = "#ab47bc"
 MARINE = "#1565c0"
-
-# What each feature is called in legends, in drawing order.
-LEGEND: tuple[tuple[str, str], ...] = (
-    ("Floor", FLOOR),
-    ("Wall", WALL),
-    ("Door (closed)", DOOR_CLOSED),
-    ("Door (open)", DOOR_OPEN),
-    ("Bulkhead", BULKHEAD),
-    ("Entry area", ENTRY),
-    ("Exit", EXIT),
-    ("Deployment", DEPLOY),
-    ("Objective", OBJECTIVE),
-    ("Pitfall", PITFALL),
-    ("Pitfall bottom", PITFALL_BOTTOM),
-    ("Ladder", LADDER),
-    ("Rubble", RUBBLE),
-    ("Disposal chute", CHUTE),
-    ("Random-counter zone", RANDOM_ZONE),
-)
-
-# Added by the editor: soft tints that tell neighbouring sections apart (cycled by section code order).
-SECTION_TINTS: tuple[str, ...] = (
-    "#d8cfb8", "#c3cfc4", "#cfc3cf", "#c4cbd8", "#d8c7bd", "#cdd3b9", "#bfd2d2", "#d6c3c9",
-)
 SECTION_LABEL = "#3b3831"
 SELECTION = "#1e88e5"
 PREVIEW_OK = "#2e7d32"

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Literal
 
 from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF
-from PySide6.QtGui import QGuiApplication, QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
+from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgRenderer
+from PySide6.QtWidgets import QApplication
 
 from editor import palette
 from engine.export.colours import Colours
@@ -21,9 +22,11 @@ MAX_PIXELS = 400_000_000  # a 200 x 200 level at 600 dpi stays under this; far b
 
 
 def _app() -> None:
-    # Text in the SVG needs fonts, and Qt's font database needs a GUI application object.
-    if QGuiApplication.instance() is None:
-        _app.keep = QGuiApplication([])  # type: ignore[attr-defined]
+    # Text in the SVG needs fonts, and Qt's font database needs an application object. A full QApplication,
+    # not a QGuiApplication: the process may open widgets later (the editor, tests), and Qt aborts if the
+    # first application object created cannot serve them.
+    if QApplication.instance() is None:
+        _app.keep = QApplication([])  # type: ignore[attr-defined]
 
 
 def pixel_size(page: SvgPage, dpi: int) -> tuple[int, int]:

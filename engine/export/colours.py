@@ -1,7 +1,6 @@
-"""The colours printing and the Tiled tileset use, as a value the editor can override with its palette.
+"""The map colours: the one table that printing, the Tiled tileset and the editor's palette all read.
 
-engine/ may not import editor/ (CI checks), so the defaults repeat editor/palette.py; a test keeps the two
-equal, and editor.render passes Colours.from_palette(editor.palette) so the editor's palette always wins.
+engine/ may not import editor/, so the table lives here and editor/palette.py takes its map colours from it.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from dataclasses import dataclass, fields, replace
 
 @dataclass(frozen=True)
 class Colours:
-    """Hex colours by feature, named as in editor/palette.py."""
+    """Hex colours by feature (editor/palette.py re-exports them under the same names)."""
 
     WALL: str = "#2b2d31"
     FLOOR: str = "#c9c4b8"

@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from editor import palette
 from editor.render import render_mission
 from editor.render.raster import pixel_size
 from engine.cli import main
-from engine.export.colours import DEFAULT, Colours
 from engine.export.png import png_size
 from engine.export.svg import level_page
 from engine.mission import load_mission
@@ -84,7 +82,3 @@ def test_cli_render_png_and_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["render", src, "-o", str(tmp_path / "nope" / "r.png")]) == 2
     assert "does not exist" in capsys.readouterr().err
 
-
-def test_engine_colours_match_the_editor_palette() -> None:
-    """engine/ cannot import the palette, so its defaults copy it; the CLI's SVG must look like the editor."""
-    assert Colours.from_palette(palette) == DEFAULT
