@@ -1,0 +1,48 @@
+"""Benchmark: random-vs-random games per second and actions per second on each sample mission.
+
+    python -m engine.rules.bench [--games N] [--mission NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from engine.mission import load_mission
+from engine.resources import sample_missions
+from engine.rules.game import Game
+
+
+def bench(path: str, games: int, seed: int = 0) -> tuple[float, float, float]:
+    """(games/s, actions/s, mean turns) of random play on one mission."""
+    game = Game(load_mission(path))
+    actions = 0
+    turns = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        s = game.new_state(seed + i)
+        rng = random.Random(seed + i)
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_actions()))
+            actions += 1
+        turns += s.result().turns
+    dt = time.perf_counter() - t0
+    return games / dt, actions / dt, turns / games
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--mission", default=None, help="one sample mission name (default: all)")
+    args = ap.parse_args(argv)
+    for path in sample_missions():
+        if args.mission and path.stem != args.mission.removesuffix(".json"):
+            continue
+        gps, aps, turns = bench(str(path), args.games)
+        print(f"{path.stem:20s} {gps:8.1f} games/s {aps:10.0f} actions/s  mean turns {turns:5.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

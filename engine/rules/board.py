@@ -1,0 +1,208 @@
+"""Per-mission precomputed tables: square indices, neighbours, sections, features and LOS lines."""
+
+from __future__ import annotations
+
+from engine.mission.model import Mission
+
+# Directions in actions.DIRS order: N NE E SE S SW W NW.
+DIR_VEC: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+DIR_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+DIR_INDEX = {n: i for i, n in enumerate(DIR_NAMES)}
+FACE_NAMES = ("N", "E", "S", "W")
+FACE_INDEX = {n: i for i, n in enumerate(FACE_NAMES)}
+FACE_VEC: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+FACE_OF_DIR = {0: 0, 2: 1, 4: 2, 6: 3}  # orthogonal direction index -> facing index
+
+# A static LOS line: None (always blocked) or a tuple of checks; an int is one square that must be clear, a
+# pair (a, b) is a corner the line passes exactly through, blocked only if both squares are obstructed.
+Line = tuple[int | tuple[int, int], ...] | None
+
+
+class Board:
+    """Square index tables for one mission; squares are ints: level_index * W * H + y * W + x."""
+
+    def __init__(self, mission: Mission) -> None:
+        self.mission = mission
+        self.level_ids = [lv.id for lv in mission.levels]
+        self.level_index = {lid: i for i, lid in enumerate(self.level_ids)}
+        self.W = max((lv.width for lv in mission.levels), default=1) + 2
+        self.H = max((lv.height for lv in mission.levels), default=1) + 2
+        self.plane = self.W * self.H
+        n = self.plane * len(mission.levels)
+        self.size = n
+        self.floor = bytearray(n)
+        self.section: list[str | None] = [None] * n
+        self.sections: dict[tuple[int, str], tuple[int, ...]] = {}
+        sec_lists: dict[tuple[int, str], list[int]] = {}
+        for li, lv in enumerate(mission.levels):
+            for y in range(lv.height):
+                for x in range(lv.width):
+                    if lv.is_floor(x, y):
+                        s = self.sq(li, x, y)
+                        self.floor[s] = 1
+                        code = lv.section_of(x, y)
+                        # Unsectioned floor squares are each their own one-square section.
+                        key = code if code is not None else f".{x},{y}"
+                        self.section[s] = key
+                        sec_lists.setdefault((li, key), []).append(s)
+        self.sections = {k: tuple(v) for k, v in sec_lists.items()}
+        self.xs = [(s % self.plane) % self.W for s in range(n)]
+        self.ys = [(s % self.plane) // self.W for s in range(n)]
+        self.nbr: list[tuple[int, ...]] = [(-1,) * 8] * n
+        for s in range(n):
+            if not self.floor[s]:
+                continue
+            li, x, y = self.lxy(s)
+            row = []
+            for dx, dy in DIR_VEC:
+                t = self.sq_or_none(li, x + dx, y + dy)
+                row.append(t if t is not None and self.floor[t] else -1)
+            self.nbr[s] = tuple(row)
+        self.doors = {d.id: self.sq_of(d.level, d.x, d.y) for d in mission.doors}
+        self.door_at = {sq: did for did, sq in self.doors.items()}
+        self.door_kind = {d.id: d.kind for d in mission.doors}
+        self.entries = {e.id: self.sq_of(e.level, e.x, e.y) for e in mission.entry_areas}
+        # A Genestealer stepping in from an entry area faces away from the board edge it came from.
+        self.entry_facing = {e.id: (FACE_INDEX[e.side] + 2) % 4 for e in mission.entry_areas}
+        self.exit_at = {self.sq_of(e.level, e.x, e.y): e.id for e in mission.exits}
+        self.deploy = {self.sq_of(m.level, m.x, m.y) for m in mission.marines.squad}
+        self._lines: dict[int, Line] = {}
+        self._views: dict[int, dict[int, Line]] = {}
+
+    # -- squares ------------------------------------------------------------------------------------
+    def sq(self, li: int, x: int, y: int) -> int:
+        return li * self.plane + (y + 1) * self.W + (x + 1)
+
+    def sq_or_none(self, li: int, x: int, y: int) -> int | None:
+        if -1 <= x < self.W - 1 and -1 <= y < self.H - 1:
+            return self.sq(li, x, y)
+        return None
+
+    def sq_of(self, level: str, x: int, y: int) -> int:
+        return self.sq(self.level_index[level], x, y)
+
+    def lxy(self, s: int) -> tuple[int, int, int]:
+        li, r = divmod(s, self.plane)
+        yy, xx = divmod(r, self.W)
+        return li, xx - 1, yy - 1
+
+    def name(self, s: int) -> str:
+        li, x, y = self.lxy(s)
+        return f"{self.level_ids[li]}:{x},{y}"
+
+    def parse_sq(self, text: str) -> int:
+        try:
+            level, xy = text.split(":")
+            xs, ys = xy.split(",")
+            s = self.sq_of(level, int(xs), int(ys))
+        except (ValueError, KeyError) as exc:
+            raise ValueError(f"bad square {text!r}") from exc
+        if not self.floor[s]:
+            raise ValueError(f"square {text!r} is not floor")
+        return s
+
+    def section_squares(self, s: int) -> tuple[int, ...]:
+        code = self.section[s]
+        return self.sections[(s // self.plane, code)] if code is not None else ()
+
+    @staticmethod
+    def dist(a: int, b: int, w: int) -> int:
+        ay, ax = divmod(a, w)
+        by, bx = divmod(b, w)
+        return max(abs(ax - bx), abs(ay - by))
+
+    def rng(self, a: int, b: int) -> int:
+        """Range in squares on one level (Chebyshev: count the target square, not the viewer's)."""
+        w = self.W
+        ra, rb = a % self.plane, b % self.plane
+        return max(abs(ra % w - rb % w), abs(ra // w - rb // w))
+
+    def in_arc(self, viewer: int, facing: int, target: int) -> bool:
+        """Target within the viewer's front 90° arc on the same level."""
+        if viewer // self.plane != target // self.plane or viewer == target:
+            return False
+        w = self.W
+        dx = target % w - viewer % w
+        dy = (target % self.plane) // w - (viewer % self.plane) // w
+        if facing == 0:
+            return dy < 0 and abs(dx) <= -dy
+        if facing == 1:
+            return dx > 0 and abs(dy) <= dx
+        if facing == 2:
+            return dy > 0 and abs(dx) <= dy
+        return dx < 0 and abs(dy) <= -dx
+
+    def static_view(self, s: int, facing: int) -> dict[int, Line]:
+        """Squares in s's front arc (facing) whose line of sight is not blocked by walls alone -> that line."""
+        key = s * 4 + facing
+        out = self._views.get(key)
+        if out is None:
+            out = {}
+            base = s - s % self.plane
+            for t in range(base, base + self.plane):
+                if self.floor[t] and self.in_arc(s, facing, t):
+                    line = self.line(s, t)
+                    if line is not None:
+                        out[t] = line
+            self._views[key] = out
+        return out
+
+    # -- lines of sight -------------------------------------------------------------------------------
+    def line(self, a: int, b: int) -> Line:
+        key = a * self.size + b
+        try:
+            return self._lines[key]
+        except KeyError:
+            pass
+        out = self._compute_line(a, b)
+        self._lines[key] = out
+        return out
+
+    def _compute_line(self, a: int, b: int) -> Line:
+        if a // self.plane != b // self.plane:
+            return None
+        w = self.W
+        ax, ay = a % w, (a % self.plane) // w
+        bx, by = b % w, (b % self.plane) // w
+        dx, dy = bx - ax, by - ay
+        nx, ny = abs(dx), abs(dy)
+        sx = 1 if dx > 0 else -1
+        sy = 1 if dy > 0 else -1
+        x, y = ax, ay
+        ix = iy = 0
+        base = a - (a % self.plane)
+        checks: list[int | tuple[int, int]] = []
+        floor = self.floor
+        while ix < nx or iy < ny:
+            lhs = (1 + 2 * ix) * ny
+            rhs = (1 + 2 * iy) * nx
+            if lhs == rhs:
+                # Exactly through a corner: the two squares beside it form a pair, then step diagonally.
+                p = base + y * w + (x + sx)
+                q = base + (y + sy) * w + x
+                pw, qw = not floor[p], not floor[q]
+                if pw and qw:
+                    return None
+                if pw:
+                    checks.append(q)
+                elif qw:
+                    checks.append(p)
+                else:
+                    checks.append((p, q))
+                x += sx
+                y += sy
+                ix += 1
+                iy += 1
+            elif lhs < rhs:
+                x += sx
+                ix += 1
+            else:
+                y += sy
+                iy += 1
+            c = base + y * w + x
+            if c == b:
+                break
+            if not floor[c]:
+                return None
+            checks.append(c)
+        return tuple(checks)

@@ -1,0 +1,232 @@
+"""This game's holes, ladders, rubble and chutes (fixed by the mission or drawn per game for Pitfall)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from engine.rules.board import Board
+
+if TYPE_CHECKING:
+    from engine.rules.game import Game
+    from engine.rules.pieces import Piece
+
+
+class Features:
+    """Immutable once drawn; shared by every copy of one game's state."""
+
+    def __init__(self) -> None:
+        self.pit_down: dict[int, int] = {}  # pitfall square -> square below (-1: bottomless)
+        self.pit_up: dict[int, int] = {}  # square below a pitfall -> the pitfall square
+        self.pit_letter: dict[int, str] = {}
+        self.ladder: dict[int, int] = {}  # either end -> the other end
+        self.ladder_top: dict[int, int] = {}
+        self.rubble: dict[int, int] = {}
+        self.chutes: dict[int, int] = {}
+        # square -> ((hole square on the viewer's level, other end, diagonally-opposite square or -1, upper), ...)
+        self._views: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
+        self._through: dict[int, tuple[int, ...]] = {}
+
+    def finish(self, b: Board, hole_los: str, pf_ladders: bool = True) -> None:
+        pits: list[tuple[int, int]] = [(u, d) for u, d in self.pit_down.items() if d >= 0]
+        ladders = [(t, self.ladder[t]) for t in self.ladder_top]
+        through: dict[int, list[int]] = {}
+        views: dict[int, list[tuple[int, int, int, int]]] = {}
+        for upper, lower in pits + ladders:
+            through.setdefault(upper, []).append(lower)
+            through.setdefault(lower, []).append(upper)
+        # [PF] ladder holes are seen through like pitfalls; [4e] ladder ends are simply adjacent (game.py).
+        for upper, lower in pits + (ladders if pf_ladders else []):
+            for here, there in ((upper, lower), (lower, upper)):
+                views.setdefault(here, []).append((here, there, -1, upper))
+                for d, n in enumerate(b.nbr[here]):
+                    if n < 0:
+                        continue
+                    opp = -1
+                    if hole_los == "pitfall":
+                        # The square diagonally/straight opposite the viewer, on the other level.
+                        opp = b.nbr[there][(d + 4) % 8]
+                    views.setdefault(n, []).append((here, there, opp, upper))
+        self._through = {k: tuple(v) for k, v in through.items()}
+        self._views = {k: tuple(v) for k, v in views.items()}
+
+    def through(self, s: int) -> tuple[int, ...]:
+        """Squares directly above or below s through a hole."""
+        return self._through.get(s, ())
+
+    def hole_sees(self, state: Any, m: Piece, t: int) -> bool:
+        """Pitfall LOS through holes: the viewer on or next to a hole sees the far end (and the square beyond)."""
+        views = self._views.get(m.sq)
+        if not views:
+            return False
+        b = state.game.board
+        for here, there, opp, upper in views:
+            if t != there and t != opp:
+                continue
+            if upper in state.occ and upper != m.sq and upper != t:
+                continue  # a model in the upper square of the hole blocks the view through it (not of itself)
+            if here != m.sq:
+                if not b.in_arc(m.sq, m.facing, here) or here in state.closed:
+                    continue
+                if not state._clear_line(m.sq, here):
+                    continue
+            return True
+        return False
+
+    def arc_squares(self, b: Board, sq: int, facing: int, rng: int) -> tuple[int, ...]:
+        key = (sq, facing, rng)
+        cache = b.__dict__.setdefault("_arc_cache", {})
+        out = cache.get(key)
+        if out is None:
+            lvl = sq // b.plane
+            cands = []
+            for t in range(lvl * b.plane, (lvl + 1) * b.plane):
+                if b.floor[t] and b.in_arc(sq, facing, t) and b.rng(sq, t) <= rng and b.line(sq, t) is not None:
+                    cands.append((b.rng(sq, t), t))
+            out = tuple(t for _, t in sorted(cands))
+            cache[key] = out
+        return out  # type: ignore[no-any-return]
+
+    def rubble_between(self, b: Board, a: int, t: int) -> int:
+        """Rubble piles a shot passes through or into (not ones it passes diagonally beside)."""
+        n = 1 if t in self.rubble else 0
+        line = b.line(a, t) or ()
+        for c in line:
+            if type(c) is int and c in self.rubble:
+                n += 1
+        return n
+
+    def describe(self, b: Board) -> dict[str, list[tuple[str, int, int]]]:
+        def pos(s: int) -> tuple[str, int, int]:
+            li, x, y = b.lxy(s)
+            return (b.level_ids[li], x, y)
+
+        return {
+            "pitfalls": [pos(s) for s in sorted(self.pit_down)],
+            "ladder_tops": [pos(s) for s in sorted(self.ladder_top)],
+            "ladder_bottoms": [pos(self.ladder[s]) for s in sorted(self.ladder_top)],
+            "rubble": [pos(s) for s in sorted(self.rubble)],
+            "chutes": [pos(s) for s in sorted(self.chutes)],
+        }
+
+
+def _below(game: Game, s: int) -> int:
+    b = game.board
+    li, x, y = b.lxy(s)
+    lower = game.mission.level_below(b.level_ids[li])
+    if lower is None or not lower.is_floor(x, y):
+        return -1
+    return b.sq_of(lower.id, x, y)
+
+
+def setup_squares(game: Game, placed: dict[int, int]) -> list[int]:
+    """Squares where the next face-down Pitfall counter may go (players' set-up): a clear square of a zone
+    section that holds no counter yet, with floor below (the counter may be a pitfall or a ladder)."""
+    b = game.board
+    m = game.mission
+    setup = m.random_setup
+    if setup is None:
+        return []
+    blocked = set(b.door_at) | set(b.deploy) | set(b.entries.values()) | set(b.exit_at)
+    blocked |= {b.sq_of(c.level, c.x, c.y) for c in m.chutes}
+    blocked |= {b.sq_of(o.level, o.x, o.y) for o in m.objectives}
+    used = {(sq // b.plane, b.section[sq]) for sq in placed}
+    out: list[int] = []
+    for level, code in setup.zones:
+        li = b.level_index.get(level)
+        if li is None or (li, code) in used:
+            continue
+        out.extend(sq for sq in b.sections.get((li, code), ()) if sq not in blocked and _below(game, sq) >= 0)
+    return sorted(set(out))
+
+
+def placed_features(game: Game, placed: dict[int, int], order: list[int]) -> Features:
+    """Features after the players' set-up: placed maps square -> index into the shuffled counters `order`."""
+    b = game.board
+    m = game.mission
+    assert m.random_setup is not None
+    f = draw_features(game, None)
+    counters = m.random_setup.counters
+    for sq, k in placed.items():
+        c = counters[order[k]]
+        if c.kind == "pitfall":
+            f.pit_down[sq] = _below(game, sq)
+            f.pit_letter[sq] = c.letter or ""
+        elif c.kind == "ladder":
+            bot = _below(game, sq)
+            f.ladder[sq], f.ladder[bot], f.ladder_top[sq] = bot, sq, 1
+        else:
+            f.rubble[sq] = 1
+    for sq, below in f.pit_down.items():
+        if below >= 0:
+            f.pit_up[below] = sq
+    f.finish(b, str(game.options["hole_los"]), game.options["ladder_rule"] == "pitfall")
+    return f
+
+
+def draw_features(game: Game, rng: random.Random | None) -> Features:
+    """The mission's fixed features, plus the random counter set-up drawn from rng when the mission has one."""
+    b = game.board
+    m = game.mission
+    f = Features()
+    for p in m.pitfalls:
+        s = b.sq_of(p.level, p.x, p.y)
+        f.pit_down[s] = _below(game, s)
+        f.pit_letter[s] = p.letter
+    for lad in m.ladders:
+        top = b.sq_of(lad.top.level, lad.top.x, lad.top.y)
+        bot = b.sq_of(lad.bottom.level, lad.bottom.x, lad.bottom.y)
+        f.ladder[top], f.ladder[bot], f.ladder_top[top] = bot, top, 1
+    for r in m.rubble:
+        f.rubble[b.sq_of(r.level, r.x, r.y)] = 1
+    for c in m.chutes:
+        f.chutes[b.sq_of(c.level, c.x, c.y)] = 1
+    if m.random_setup is not None and rng is not None:
+        _random_setup(game, f, rng)
+    for s, below in f.pit_down.items():
+        if below >= 0:
+            f.pit_up[below] = s
+    f.finish(b, str(game.options["hole_los"]), game.options["ladder_rule"] == "pitfall")
+    return f
+
+
+def _random_setup(game: Game, f: Features, rng: random.Random) -> None:
+    b = game.board
+    m = game.mission
+    setup = m.random_setup
+    assert setup is not None
+    counters = list(setup.counters)
+    rng.shuffle(counters)
+    zones = list(setup.zones)
+    rng.shuffle(zones)
+    blocked = set(b.door_at) | set(b.deploy) | set(b.entries.values()) | set(b.exit_at) | set(f.chutes)
+    for o in m.objectives:
+        blocked.add(b.sq_of(o.level, o.x, o.y))
+    for c, (level, code) in zip(counters, zones, strict=False):
+        li = b.level_index.get(level)
+        if li is None:
+            continue
+        cands = []
+        for s in b.sections.get((li, code), ()):
+            if s in blocked or s in f.pit_down or s in f.ladder or s in f.rubble:
+                continue
+            if c.kind in ("pitfall", "rubble") and any(
+                n >= 0 and (n in f.pit_down or n in f.rubble)
+                for n in (b.nbr[s][0], b.nbr[s][2], b.nbr[s][4], b.nbr[s][6])
+            ):
+                continue
+            below = _below(game, s)
+            if c.kind in ("pitfall", "ladder") and below < 0:
+                continue
+            cands.append(s)
+        if not cands:
+            continue
+        s = cands[rng.randrange(len(cands))]
+        if c.kind == "pitfall":
+            f.pit_down[s] = _below(game, s)
+            f.pit_letter[s] = c.letter or ""
+        elif c.kind == "ladder":
+            bot = _below(game, s)
+            f.ladder[s], f.ladder[bot], f.ladder_top[s] = bot, s, 1
+        else:
+            f.rubble[s] = 1

@@ -1,0 +1,60 @@
+"""Regenerate the perft fixtures: python tests/engine/perft/make_perft.py (review the diff before committing)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from engine.mission import load_mission
+from engine.resources import sample_missions
+from engine.rules.game import Game, GameState
+
+HERE = Path(__file__).resolve().parent
+POINTS = (0, 15, 60, 150)
+
+
+def perft(state: GameState, depth: int) -> int:
+    acts = state.legal_actions()
+    if depth <= 1 or state.is_terminal():
+        return len(acts)
+    total = 0
+    for a in acts:
+        child = state.copy()
+        child.apply(a)
+        total += perft(child, depth - 1) if not child.is_terminal() else 1
+    return total
+
+
+def main() -> None:
+    for path in sample_missions():
+        game = Game(load_mission(path))
+        seed = 1
+        s = game.new_state(seed)
+        rng = random.Random(seed)
+        played: list[str] = []
+        positions = []
+        for i in range(max(POINTS) + 1):
+            if s.is_terminal():
+                break
+            if i in POINTS:
+                positions.append({
+                    "actions": list(played),
+                    "player": s.current_player(),
+                    "legal": [str(a) for a in s.legal_actions()],
+                    "perft1": perft(s, 1),
+                    "perft2": perft(s, 2),
+                })
+            a = rng.choice(s.legal_actions())
+            s.apply(a)
+            played.append(str(a))
+        out = {"mission": path.stem, "seed": seed, "options": {}, "positions": positions}
+        (HERE / f"{path.stem}.json").write_text(json.dumps(out, indent=1) + "\n")
+        print(path.stem, [(len(p["actions"]), p["perft1"], p["perft2"]) for p in positions])
+
+
+if __name__ == "__main__":
+    main()
