@@ -250,9 +250,18 @@ def test_victory_templates_add_valid_conditions(window) -> None:  # type: ignore
     assert all(v["kind"] != "turn_limit" for v in w.doc.mission.victory)
 
 
-def test_main_opens_a_window_and_saves_a_screenshot(qapp, config_dir, no_modal, pitfall_path, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from editor.app import main
+def test_main_opens_a_window_and_saves_a_screenshot(config_dir, pitfall_path, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`hulkforge edit FILE --screenshot PNG` end to end, in its own process: it runs and quits the application's
+    event loop, which is process-wide state the other tests must not inherit."""
+    import os
+    import subprocess
+    import sys
 
     shot = tmp_path / "shot.png"
-    assert main([str(pitfall_path), "--screenshot", str(shot)]) == 0
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine.cli", "edit", str(pitfall_path), "--screenshot", str(shot)],
+        capture_output=True, text=True, env=env, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
     assert shot.is_file() and shot.stat().st_size > 10_000

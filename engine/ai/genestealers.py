@@ -1,0 +1,423 @@
+"""The heuristic Genestealer player (AI.md, "Genestealers"), and the novice variant's switches.
+
+Distances are "walking cost to an attack square": the squares orthogonally next to a Marine, where a
+Genestealer can strike; the Marine's front square costs `flank` more, so paths come round the side. Blips
+close in unseen (the rules keep them out of sight) and convert when near; Genestealers wait out of the
+overwatch arcs at a stand-off distance until enough are gathered, or the path is cheap in expected
+overwatch shots, or the watcher has jammed — then they charge together and strike.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine.ai import decisions as dec
+from engine.ai.base import register
+from engine.ai.situation import Situation
+from engine.ai.tables import INF
+from engine.ai.weights import GenestealerWeights, defaults, weights_from_params
+from engine.rules.actions import DIRS, FACES, PASS, Action, act
+from engine.rules.board import DIR_VEC, FACE_VEC
+
+
+class _Field:
+    """Per-decision picture: attack-distance map, the Marines on overwatch, how many models are close."""
+
+    __slots__ = ("dm", "near", "ow_range", "route", "sit", "urgent", "watchers")
+
+    def __init__(self, sit: Situation, dm: list[int], reach: float) -> None:
+        self.sit = sit
+        self.dm = dm
+        st = sit.state
+        self.watchers = [m for m in sit.marines if m.ow and not m.jam and not m.prone]
+        self.ow_range = st.game.ow_range
+        near = 0
+        for pc in sit.enemies:
+            if pc.sq >= 0 and dm[pc.sq] <= reach:
+                near += pc.value if pc.kind == "blip" else 1
+        self.near = near
+        self.route = dm
+        self.urgent = False
+
+    def danger(self, t: int) -> float:
+        """Expected overwatch shots (plus a little for CP reactions) for an action ending on square t."""
+        st = self.sit.state
+        b = self.sit.board
+        n = 0.0
+        lvl = t // b.plane
+        for m in self.watchers:
+            if (m.sq // b.plane != lvl or b.rng(m.sq, t) <= self.ow_range) and st._sees(m, t):
+                n += 1.0
+        if st.cp > 0 and n == 0.0:
+            for m in self.sit.marines:
+                if m.sq // b.plane == lvl and not m.ow and b.rng(m.sq, t) <= 6 and st._sees(m, t):
+                    n += 0.3
+                    break
+        return n
+
+
+class GenestealerPlayer:
+    """Scored, rule-of-thumb Genestealer player; `novice=True` plays the simple solo-rules way."""
+
+    def __init__(self, params: dict[str, float] | None = None, *, novice: bool = False) -> None:
+        self.params: dict[str, float] = dict(params or {})
+        self.w = weights_from_params(GenestealerWeights, self.params)
+        self.novice = novice
+        self.name = "novice-genestealers" if novice else "heuristic-genestealers"
+
+    def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
+        """Pick one of the legal actions."""
+        sit = Situation(state, actions)
+        kind = dec.frame_kind(state)
+        a = self._phase(sit) if kind is None else self._decide(kind, sit)
+        if a is None or a not in sit.legal:
+            a = dec.find(actions, "pass") or actions[0]
+        return a
+
+    # ------------------------------------------------------------------ maps
+    def _attack_seeds(self, sit: Situation) -> list[tuple[int, int]]:
+        """Attack squares with their starting cost: 0 beside or behind a Marine, `flank` in front of him."""
+        b = sit.board
+        st = sit.state
+        flank = 0 if self.novice else int(self.w.flank)
+        seeds: list[tuple[int, int]] = []
+        for m in sit.marines:
+            nb = b.nbr[m.sq]
+            for d in (0, 2, 4, 6):
+                t = nb[d]
+                if t >= 0:
+                    seeds.append((t, flank if d == m.facing * 2 and not m.prone else 0))
+            for t in st.feat.through(m.sq):
+                seeds.append((t, 1))
+        return seeds
+
+    def _attack_map(self, sit: Situation) -> list[int]:
+        seeds = self._attack_seeds(sit)
+        return sit.gt.to_seeds(("A", tuple(seeds)), seeds)
+
+    def _route_map(self, sit: Situation, dm: list[int]) -> list[int]:
+        """Blips' map: attack squares, and the Marines' route to their goal a few squares ahead (ambush)."""
+        D = sit.marine_goal_map() if self.w.ambush > 0 and not self.novice else None
+        if D is None or not sit.marines:
+            return dm
+        steps = sit.gt.mt.steps
+        lead = min(sit.marines, key=lambda m: D[m.sq])
+        route: list[int] = []
+        cur = lead.sq
+        for _ in range(40):
+            nxt, best = -1, D[cur]
+            for t in steps[cur]:
+                if D[t] < best:
+                    nxt, best = t, D[t]
+            if nxt < 0:
+                break
+            route.append(nxt)
+            cur = nxt
+        seeds = self._attack_seeds(sit)
+        bias = max(0, int(4 - self.w.ambush * 2))
+        seeds.extend((t, bias) for t in route[3:])
+        key = ("R", bias, tuple(route[3:]), tuple(seeds[:64]))
+        return sit.gt.to_seeds(key, seeds)
+
+    # ------------------------------------------------------------------ sub-decisions
+    def _decide(self, kind: str, sit: Situation) -> Action | None:
+        st = sit.state
+        frame = st.stack[-1]
+        actions = sit.actions
+        if kind == "lurk":
+            return self._lurk(sit)
+        if kind == "tf":
+            return act("face", frame[1], FACES[frame[2]])
+        if kind == "face":
+            return self._face(sit, frame[1])
+        if kind in ("put", "scuttle"):
+            dm = self._attack_map(sit) if sit.marines else None
+            best: tuple[int, int, Action] | None = None
+            for i, a in enumerate(actions):
+                if a.verb not in ("put", "scuttle"):
+                    continue
+                t = sit.board.parse_sq(a.args[-1])
+                v = dm[t] if dm is not None else 0
+                if best is None or (v, i) < best[:2]:
+                    best = (v, i, a)
+            return best[2] if best else None
+        if kind == "shove":
+            D = sit.marine_goal_map()
+            best2: tuple[int, Action] | None = None
+            for a in actions:
+                if a.verb == "shove":
+                    t = sit.board.parse_sq(a.args[1])
+                    v = D[t] if D is not None else 0
+                    if best2 is None or v > best2[0]:
+                        best2 = (v, a)
+            return best2[1] if best2 else None
+        return None
+
+    def _lurk(self, sit: Situation) -> Action | None:
+        """Choose the entry area for the next blip: near the Marines (or their route ahead), not held shut."""
+        st = sit.state
+        b = sit.board
+        opts = [a for a in sit.actions if a.verb == "lurk"]
+        if not opts or not sit.marines:
+            return opts[0] if opts else None
+        dm = self._attack_map(sit)
+        if not self.novice:
+            dm = self._route_map(sit, dm)
+        radius = int(st.game.options["lurk_radius"])
+        counts: dict[str, int] = {}
+        for pc in sit.enemies:
+            if pc.sq < 0 and pc.entry:
+                counts[pc.entry] = counts.get(pc.entry, 0) + 1
+        best: tuple[float, int, Action] | None = None
+        for i, a in enumerate(opts):
+            e = a.args[0]
+            t = b.entries[e]
+            v = float(dm[t])
+            if not self.novice:
+                if any(m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines):
+                    v += 6  # locked for this turn
+                v += 2 * counts.get(e, 0)
+            if best is None or (v, i) < best[:2]:
+                best = (v, i, a)
+        return best[2] if best else None
+
+    def _face(self, sit: Situation, pid: str) -> Action | None:
+        pc = sit.state.p.get(pid)
+        if pc is None or pc.sq < 0 or not sit.marines:
+            return act("face", pid, "N")
+        dm = self._attack_map(sit)
+        return act("face", pid, FACES[self._want_facing(pc.sq, dm, sit)])
+
+    def _want_facing(self, s: int, dm: list[int], sit: Situation) -> int:
+        """Face an orthogonally adjacent Marine, else the next step toward an attack square."""
+        b = sit.board
+        st = sit.state
+        nb = b.nbr[s]
+        for d in (0, 2, 4, 6):
+            t = nb[d]
+            if t >= 0:
+                oid = st.occ.get(t)
+                if oid is not None and st.p[oid].kind == "marine":
+                    return d // 2
+        best_t, best_v = -1, dm[s]
+        for t in sit.gt.mt.steps[s]:
+            if dm[t] < best_v:
+                best_t, best_v = t, dm[t]
+        if best_t < 0:
+            return 0
+        dx, dy = _delta(b, s, best_t)
+        return max(range(4), key=lambda f: (FACE_VEC[f][0] * dx + FACE_VEC[f][1] * dy, -f))
+
+    # ------------------------------------------------------------------ action phase
+    def _phase(self, sit: Situation) -> Action | None:
+        st = sit.state
+        if not sit.marines:
+            return PASS
+        dm = self._attack_map(sit)
+        fld = _Field(sit, dm, self.w.standoff + 3)
+        fld.route = self._route_map(sit, dm) if any(pc.kind == "blip" for pc in sit.enemies) else dm
+        fld.urgent = self._urgent(sit)
+        cands: list[Any] = []
+        if st.active is not None:
+            pc = st.p.get(st.active)
+            if pc is not None:
+                cands.append(pc)
+        fresh = [pc for pc in sit.enemies if pc.st == 0 and pc.id != st.active]
+        fresh.sort(key=lambda pc: (pc.kind == "blip", dm[pc.sq] if pc.sq >= 0 else INF, pc.id))
+        cands.extend(fresh)
+        for pc in cands:
+            if pc.kind == "stealer":
+                a = self._stealer(pc, fld)
+            else:
+                a = self._blip(pc, fld)
+            if a is not None and a in sit.legal:
+                return a
+        return PASS
+
+    def _urgent(self, sit: Situation) -> bool:
+        """The Marines are about to reach their goal: no more waiting, everything charges."""
+        D = sit.marine_goal_map()
+        if D is None or not sit.marines:
+            return False
+        return bool(min(D[m.sq] for m in sit.marines) <= self.w.urgent_within)
+
+    def _blip(self, pc: Any, fld: _Field) -> Action | None:
+        sit = fld.sit
+        dm = fld.dm
+        pid = pc.id
+        if self.novice:
+            if not pc.acted:
+                return act("reveal", pid)
+            return None
+        if pc.sq < 0:
+            # Convert before entering when the Marines are close: the Genestealers then act at once.
+            if not pc.acted and dm[sit.board.entries[pc.entry]] <= self.w.reveal_range:
+                return act("reveal", pid)
+            return act("enter", pid)
+        here = dm[pc.sq]
+        if not pc.acted and here <= self.w.reveal_range:
+            return act("reveal", pid)
+        if pc.ap <= 0 or fld.route[pc.sq] <= 1 or here <= self.w.standoff:
+            return None
+        return self._step(pc, fld, charge=True, blip=True)
+
+    def _stealer(self, pc: Any, fld: _Field) -> Action | None:
+        sit = fld.sit
+        st = sit.state
+        b = sit.board
+        pid = pc.id
+        mine = sit.by_actor.get(pid, ())
+        if not mine or pc.ap <= 0:
+            return None
+        for a in mine:
+            if a.verb == "assault" and a.args[1] in st.p:
+                return a
+        if pc.sq < 0:
+            t = b.entries[pc.entry]
+            if self.novice or fld.danger(t) <= self.w.shot_tolerance:
+                return act("enter", pid)
+            return None
+        s = pc.sq
+        nb = b.nbr[s]
+        for d in (0, 2, 4, 6):
+            t = nb[d]
+            if t >= 0:
+                oid = st.occ.get(t)
+                if oid is not None and st.p[oid].kind == "marine":
+                    if self.novice or not self._better_flank(pc, st.p[oid], fld):
+                        return act("turn", pid, FACES[d // 2])
+        dm = fld.dm
+        if dm[s] >= INF:
+            return None
+        if self.novice:
+            return self._step(pc, fld, charge=True, blip=False)
+        charge = self._should_charge(pc, fld)
+        return self._step(pc, fld, charge=charge, blip=False)
+
+    def _better_flank(self, pc: Any, marine: Any, fld: _Field) -> bool:
+        """Next to a Marine who faces us: is a side or rear square one cheap step away? Then go there."""
+        b = fld.sit.board
+        st = fld.sit.state
+        if b.nbr[marine.sq][marine.facing * 2] != pc.sq or marine.prone:
+            return False
+        if pc.ap < 3:
+            return False
+        for d in (0, 2, 4, 6):
+            if d == marine.facing * 2:
+                continue
+            t = b.nbr[marine.sq][d]
+            if t >= 0 and t not in st.occ and t in fld.sit.gt.mt.steps[pc.sq] and fld.danger(t) == 0:
+                return True
+        return False
+
+    def _should_charge(self, pc: Any, fld: _Field) -> bool:
+        """Charge when the expected overwatch shots on the way are few enough for the group gathered."""
+        w = self.w
+        dm = fld.dm
+        s = pc.sq
+        if dm[s] <= 1 or fld.urgent:
+            return True
+        sit = fld.sit
+        steps = sit.gt.mt.steps
+        cur, shots = s, 0.0
+        for _ in range(min(pc.ap, dm[s])):
+            best_t, best_v = -1, dm[cur]
+            for t in steps[cur]:
+                if dm[t] < best_v:
+                    best_t, best_v = t, dm[t]
+            if best_t < 0:
+                break
+            cur = best_t
+            shots += fld.danger(cur)
+        if dm[cur] > 0 and shots == 0.0:
+            # Not there this turn but unseen on the way: keep closing in up to the stand-off line.
+            return True
+        # Every friend close by soaks shots (until the bolters jam); a full group soaks them at full value.
+        friends = max(0, fld.near - 1) * (1.0 if fld.near >= w.group else 0.3)
+        tolerance = w.shot_tolerance + w.aggression * 2 + friends
+        return shots <= tolerance
+
+    def _step(self, pc: Any, fld: _Field, *, charge: bool, blip: bool) -> Action | None:
+        """One move (or door opening / turn) toward an attack square, or toward the stand-off line."""
+        sit = fld.sit
+        st = sit.state
+        b = sit.board
+        dm = fld.route if blip else fld.dm
+        s = pc.sq
+        w = self.w
+        pid = pc.id
+        caution = 0.0 if self.novice else (0.5 + 2 * w.caution)
+        stand = w.standoff
+
+        def score(t: int) -> float:
+            if charge:
+                v = float(dm[t])
+            else:
+                v = abs(dm[t] - stand) + (2.0 if dm[t] < stand else 0.0)
+            if not blip and caution:
+                v += caution * fld.danger(t)
+            return v
+
+        cur = score(s) if not charge else float(dm[s]) + (caution * fld.danger(s) if not blip and caution else 0.0)
+        best: tuple[float, int, Action] | None = None
+        for a in sit.by_actor.get(pid, ()):
+            if a.verb != "move" or (len(a.args) > 2 and a.args[2] == "jump"):
+                continue
+            d = _DIR_IDX[a.args[1]]
+            t = b.nbr[s][d]
+            v = score(t)
+            if blip:
+                cost = 1
+            else:
+                fx, fy = FACE_VEC[pc.facing]
+                dx, dy = DIR_VEC[d]
+                cost = 2 if dx * fx + dy * fy < 0 else 1
+                want = self._want_facing(t, dm, sit)
+                new_f = FACE_INDEX[a.args[2]] if len(a.args) > 2 else pc.facing
+                if new_f != want:
+                    v += 0.05
+            v += 0.01 * cost
+            if best is None or v < best[0]:
+                best = (v, 0, a)
+        for a in sit.by_actor.get(pid, ()):
+            if a.verb in ("climb", "jump"):
+                t = st.feat.ladder.get(s, st.feat.pit_up.get(s, st.feat.pit_down.get(s, -1)))
+                if t >= 0:
+                    v = score(t) + 0.02
+                    if best is None or v < best[0]:
+                        best = (v, 0, a)
+            elif a.verb == "open":
+                t = b.doors[a.args[1]]
+                v = score(t) + 0.03
+                if best is None or v < best[0]:
+                    best = (v, 0, a)
+        if best is not None and best[0] < cur - 0.5:
+            return best[2]
+        return None
+
+
+FACE_INDEX = {f: i for i, f in enumerate(FACES)}
+_DIR_IDX = {d: i for i, d in enumerate(DIRS)}
+
+
+def _delta(b: Any, s: int, t: int) -> tuple[int, int]:
+    w = b.W
+    dx = t % w - s % w
+    dy = (t % b.plane) // w - (s % b.plane) // w
+    return (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+
+
+def heuristic_genestealers(params: dict[str, float]) -> GenestealerPlayer:
+    """Factory for the registry."""
+    return GenestealerPlayer(params)
+
+
+register(
+    "heuristic-genestealers",
+    heuristic_genestealers,
+    side="genestealers",
+    defaults=defaults(GenestealerWeights),
+    description="blips close in unseen, gather out of the arcs, charge together from the flank, strike the jammed",
+)

@@ -1,0 +1,548 @@
+"""The heuristic Marine player (AI.md, "Marines"), and the novice variant's switches.
+
+Stateless: every decision is recomputed from the state, front Marine first. A Marine shoots what he sees,
+flames groups, walks the squad along the precomputed shortest route to the goal without running ahead,
+and ends his activation on overwatch (or guard) facing where the nearest threat will come from; the last
+Marine covers the rear. Command points are kept for the Genestealer turn: unjam, turn to face, shoot.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from engine.ai import decisions as dec
+from engine.ai.base import register
+from engine.ai.situation import Situation
+from engine.ai.tables import INF, facing_toward
+from engine.ai.weights import MarineWeights, defaults, weights_from_params
+from engine.rules.actions import DIRS, FACES, PASS, Action, act
+from engine.rules.board import DIR_VEC, FACE_VEC
+
+_STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
+
+
+class _Squad:
+    """Per-decision squad picture shared by every Marine considered."""
+
+    __slots__ = ("D", "cp_now", "de", "hurry", "order", "radius", "rear", "sit")
+
+    def __init__(self, sit: Situation, D: list[int] | None, de: list[int], radius: float, cp_now: int) -> None:
+        self.sit = sit
+        self.D = D
+        self.de = de
+        ms = sit.marines
+        self.order = sorted(ms, key=lambda pc: (D[pc.sq], pc.id)) if D is not None else list(ms)
+        self.radius = radius
+        self.cp_now = cp_now
+        self.rear = self.order[-1] if len(self.order) > 1 else None
+        self.hurry = False
+
+
+class MarinePlayer:
+    """Scored, rule-of-thumb Marine player; `novice=True` gives the weaker habits of AI.md."""
+
+    def __init__(self, params: dict[str, float] | None = None, *, novice: bool = False) -> None:
+        self.params: dict[str, float] = dict(params or {})
+        self.w = weights_from_params(MarineWeights, self.params)
+        self.novice = novice
+        self.name = "novice-marines" if novice else "heuristic-marines"
+
+    # ------------------------------------------------------------------ entry point
+    def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
+        """Pick one of the legal actions."""
+        sit = Situation(state, actions)
+        kind = dec.frame_kind(state)
+        a = self._phase(sit) if kind is None else self._decide(kind, sit)
+        if a is None or a not in sit.legal:
+            a = dec.find(actions, "pass") or actions[0]
+        return a
+
+    # ------------------------------------------------------------------ sub-decisions
+    def _decide(self, kind: str, sit: Situation) -> Action | None:
+        st = sit.state
+        actions = sit.actions
+        frame = st.stack[-1]
+        if kind == "cmd":
+            redraw = not self.novice and st.cp <= self.w.redraw_below
+            return act("cp", "redraw" if redraw else "keep")
+        if kind == "ow":
+            return dec.find(actions, "fire")
+        if kind == "owdoor":
+            # A closing door is not worth a jam; novices shoot at anything that moves.
+            return dec.find(actions, "fire" if self.novice else "hold")
+        if kind in ("parry", "guardroll", "psipoints"):
+            roll = frame[3]
+            if kind == "parry":
+                return dec.parry(roll, actions)
+            if kind == "guardroll":
+                return dec.guard_reroll(roll, actions)
+            return dec.psi_points(roll, actions)
+        if kind == "react":
+            return self._react(sit, frame[1])
+        if kind == "put":
+            return self._put_away(sit)
+        if kind in ("face", "tf"):
+            return self._face(sit, frame)
+        if kind == "retreat":
+            D = sit.marine_goal_map()
+            best: tuple[int, Action] | None = None
+            for a in actions:
+                if a.verb == "retreat":
+                    t = sit.board.parse_sq(a.args[1])
+                    v = D[t] if D is not None else 0
+                    if best is None or v < best[0]:
+                        best = (v, a)
+            return best[1] if best else PASS
+        return None
+
+    def _put_away(self, sit: Situation) -> Action | None:
+        """Involuntary conversion: put each extra Genestealer as far from the Marines as the rule allows."""
+        b = sit.board
+        best: tuple[int, int, Action] | None = None
+        for i, a in enumerate(sit.actions):
+            if a.verb != "put":
+                continue
+            t = b.parse_sq(a.args[0])
+            near = min((b.rng(t, m.sq) if m.sq // b.plane == t // b.plane else 99 for m in sit.marines), default=99)
+            key = (near, -i)
+            if best is None or key > best[:2]:
+                best = (near, -i, a)
+        return best[2] if best else None
+
+    def _face(self, sit: Situation, frame: tuple[Any, ...]) -> Action | None:
+        pid = frame[1]
+        if frame[0] == "tf":
+            return act("face", pid, FACES[frame[2]])
+        pc = sit.state.p.get(pid)
+        if pc is None or pc.sq < 0:
+            return None
+        f = self._threat_facing(pc, sit, sit.enemy_map())
+        if f is None:
+            D = sit.marine_goal_map()
+            f = self._path_facing(pc.sq, D, sit) if D is not None else pc.facing
+        return act("face", pid, FACES[f if f is not None and f >= 0 else 0])
+
+    def _react(self, sit: Situation, gid: str) -> Action | None:
+        """A Genestealer acted in view and CP are left: turn to face it, clear a jam, or shoot it."""
+        st = sit.state
+        g = st.p.get(gid)
+        if g is None or g.sq < 0 or st.cp <= 0 or self.novice:
+            return PASS
+        b = sit.board
+        legal = sit.legal
+        for m in sit.marines:
+            if m.prone:
+                continue
+            for d in (0, 2, 4, 6):
+                if b.nbr[m.sq][d] == g.sq and d != m.facing * 2:
+                    a = act("turn", m.id, FACES[d // 2])
+                    if a in legal:
+                        return a
+        for m in sit.marines:
+            if m.jam and m.ow and sit.sees(m, g.sq):
+                a = act("unjam", m.id)
+                if a in legal:
+                    return a
+        best: tuple[int, Action] | None = None
+        for m in sit.marines:
+            a = act("shoot", m.id, gid)
+            if a not in legal:
+                continue
+            if m.ow and not m.jam:
+                continue  # shooting would end his overwatch, which fires for free after this reaction
+            r = b.rng(m.sq, g.sq)
+            if r > self.w.react_range:
+                continue
+            key = r
+            if best is None or key < best[0]:
+                best = (key, a)
+        return best[1] if best else PASS
+
+    # ------------------------------------------------------------------ action phase
+    def _phase(self, sit: Situation) -> Action | None:
+        st = sit.state
+        if not sit.marines:
+            return PASS
+        D = sit.marine_goal_map()
+        de = sit.enemy_map()
+        w = self.w
+        radius = w.threat_radius * (0.5 + w.caution)
+        squad_threat = min(de[pc.sq] for pc in sit.marines)
+        sq = _Squad(sit, D, de, radius, 0)
+        sq.hurry = self._behind_schedule(sit, sq)
+        # Command points buy reactions in the Genestealer turn; spend them now only when dashing.
+        if self.novice or w.cp_reserve < 0.5 or sq.hurry or squad_threat > w.keep_cp_within:
+            sq.cp_now = st.cp
+        a = self._psi(sit, de)
+        if a is not None:
+            return a
+        cands = []
+        if st.active is not None:
+            pc = st.p.get(st.active)
+            if pc is not None and pc.sq >= 0:
+                cands.append(pc)
+        cands.extend(pc for pc in sq.order if pc.st == 0 and pc.id != st.active)
+        for pc in cands:
+            a = self._plan(pc, sq)
+            if a is not None and a in sit.legal:
+                return a
+        return PASS
+
+    def _behind_schedule(self, sit: Situation, sq: _Squad) -> bool:
+        """With a turn limit, march without stopping when the goal is farther than a steady pace covers."""
+        limit = sit.goal.turn_limit
+        if sq.D is None or self.novice:
+            return False
+        key = [pc for pc in sit.marines if pc.carry] or sq.order[:1]
+        dist = sq.D[key[0].sq]
+        # The goal is within this turn's reach: go for it.
+        if dist <= 4 + sit.state.cp:
+            return True
+        # Few enemies near the squad (AI.md "tempo"): dash rather than let blips mass on the flanks.
+        near = sum(2 if e.kind == "blip" else 1 for e in sit.enemies if e.sq >= 0 and _near_squad(e.sq, sq))
+        if near <= self.w.dash_below:
+            return True
+        if limit is None:
+            return False
+        left = limit - sit.state.turn + 1
+        return bool(dist >= INF or dist > 2.6 * max(left, 1) - 2)
+
+    def _psi(self, sit: Situation, de: list[int]) -> Action | None:
+        if self.novice:
+            return None
+        b = sit.board
+        best: tuple[int, Action] | None = None
+        for a in sit.actions:
+            if a.verb == "psi" and a.args[0] == "storm":
+                q = sit.state.p.get(a.args[1])
+                if q is None or q.kind != "stealer":
+                    continue
+                r = min(b.rng(m.sq, q.sq) for m in sit.marines if m.sq // b.plane == q.sq // b.plane)
+                if r <= self.w.psi_storm_range and (best is None or r < best[0]):
+                    best = (r, a)
+        return best[1] if best else None
+
+    def _plan(self, pc: Any, sq: _Squad) -> Action | None:
+        sit = sq.sit
+        st = sit.state
+        b = sit.board
+        pid = pc.id
+        mine = sit.by_actor.get(pid, ())
+        if not mine:
+            return None
+        ap = pc.ap + sq.cp_now if pc.st != 2 else sq.cp_now
+        if ap <= 0 and not pc.free:
+            return None
+        if pc.prone:
+            f = self._threat_facing(pc, sit, sq.de)
+            if f is None:
+                f = self._path_facing(pc.sq, sq.D, sit) if sq.D is not None else 0
+            return act("stand", pid, FACES[f if f is not None and f >= 0 else 0])
+        goal = sit.goal
+        # The mission's own target first: flame the section, leave by the exit.
+        if goal.kind == "flame" and pc.ranged == "heavy_flamer":
+            for a in mine:
+                if a.verb == "flame":
+                    t = b.parse_sq(a.args[1])
+                    if (t // b.plane, b.section[t]) == goal.flame_key:
+                        return a
+        if pc.sq in b.exit_at and (
+            (goal.kind == "escape" and "exit" in goal.via) or (goal.kind == "carry" and sit.marine_goal_map_is_exit())
+        ):
+            a = act("exit", pid)
+            if a in sit.legal:
+                return a
+        threatened = sq.de[pc.sq] <= sq.radius
+        targets = [a for a in mine if a.verb == "shoot" and a.args[1] in st.p]
+        if pc.jam and ap >= 1 and (targets or threatened):
+            return act("unjam", pid)
+        if targets:
+            shot = self._shoot(pc, targets, ap, sit)
+            if shot is not None:
+                return shot
+        if pc.ranged == "heavy_flamer" and ap >= 2:
+            burn = self._flame(pc, mine, sit)
+            if burn is not None:
+                return burn
+        front = b.nbr[pc.sq][pc.facing * 2]
+        if front >= 0 and ap >= 1:
+            tid = st.occ.get(front)
+            if tid is not None and st.p[tid].kind == "stealer" and (
+                pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice
+            ):
+                return act("assault", pid, tid)
+        step = self._move(pc, sq, ap, threatened)
+        if step is not None:
+            return step
+        return self._settle(pc, sq, ap)
+
+    def _shoot(self, pc: Any, targets: list[Action], ap: int, sit: Situation) -> Action | None:
+        b = sit.board
+        st = sit.state
+        best: tuple[int, Action] | None = None
+        for a in targets:
+            q = st.p[a.args[1]]
+            r = b.rng(pc.sq, q.sq) if q.sq // b.plane == pc.sq // b.plane else 1
+            key = r - (2 if pc.sus == q.id else 0)
+            if best is None or key < best[0]:
+                best = (key, a)
+        if best is None:
+            return None
+        if pc.free:
+            return best[1]
+        if ap < 1:
+            return None
+        if self.novice or pc.ow:
+            return best[1]
+        # With exactly 2 AP left, overwatch usually beats two shots now (every action in view is a shot),
+        # unless the target is already close enough to strike first.
+        if ap > 2 or best[0] <= 2 or self.w.aggression >= 0.8 or (pc.ranged == "assault_cannon" and ap >= 1):
+            return best[1]
+        return None
+
+    def _flame(self, pc: Any, mine: Sequence[Action], sit: Situation) -> Action | None:
+        b = sit.board
+        st = sit.state
+        best: tuple[float, Action] | None = None
+        for a in mine:
+            if a.verb != "flame":
+                continue
+            t = b.parse_sq(a.args[1])
+            v = 0.0
+            for s in b.section_squares(t):
+                oid = st.occ.get(s)
+                if oid is None:
+                    continue
+                q = st.p[oid]
+                if q.kind == "marine":
+                    v -= 4.0
+                elif q.kind == "stealer":
+                    v += 5 / 6
+                else:
+                    v += 1.5
+            if best is None or v > best[0]:
+                best = (v, a)
+        if best is None:
+            return None
+        need = 0.5 if self.novice else self.w.flamer_min
+        # A Genestealer about to strike is worth a shot on its own: the glove loses most fights.
+        if not self.novice and best[0] > 0 and sit.enemy_map()[pc.sq] <= 2:
+            need = min(need, 0.8)
+        # Fuel is finite: a last shot is kept for a real group.
+        if pc.ammo <= 2 and not self.novice:
+            need += 0.8
+        return best[1] if best[0] >= need else None
+
+    def _move(self, pc: Any, sq: _Squad, ap: int, threatened: bool) -> Action | None:
+        D = sq.D
+        if D is None:
+            return None
+        sit = sq.sit
+        if sit.goal.kind == "flame" and pc.ranged != "heavy_flamer":
+            D = sit.marine_goal_map(flamer=False) or D
+        st = sit.state
+        b = sit.board
+        s = pc.sq
+        w = self.w
+        order = sq.order
+        idx = order.index(pc) if pc in order else 0
+        role = "middle"
+        if len(order) > 1 and not self.novice:
+            role = "lead" if idx == 0 else ("rear" if pc is sq.rear else "middle")
+        hurry = sq.hurry
+        reserve = 0
+        if threatened and not self.novice and not hurry:
+            if role == "lead" or role == "rear" or sq.de[s] <= sq.radius / 2 or len(order) == 1:
+                reserve = 2
+        back_ok = False
+        allowed = -INF
+        if role == "rear" and w.rear_guard >= 0.5 and threatened and self._threat_behind(pc, sq):
+            ahead = order[-2]
+            if D[s] - D[ahead.sq] <= w.gap + 1:
+                return None
+            f = self._threat_facing(pc, sit, sq.de)
+            if f is not None and f != pc.facing:
+                return None  # turn to face it first (the activation ends on overwatch)
+            back_ok = True  # shuffle backwards, still facing the threat
+        if not self.novice and idx + 1 < len(order):
+            fol = order[idx + 1]
+            exp = fol.ap if fol.st == 0 else 0
+            allowed = D[fol.sq] - exp - (w.gap + 1) - (4 if hurry else 0)
+        here = D[s]
+        if here >= INF:
+            return None
+        # The ladder, if climbing it is the way.
+        lad = st.feat.ladder.get(s)
+        best_t, best_v = -1, here
+        # Among equally short steps, stay on the route of the Marine ahead (the squad must not split),
+        # then prefer a step that needs no turn.
+        guide = order[idx - 1].sq if idx > 0 else -1
+        best_key: tuple[int, int, int, int, int, int] | None = None
+        for t in sit.gt.mt.steps[s]:
+            v = D[t]
+            if v >= here or t in st.occ or t in st.flames:
+                continue
+            near = b.rng(t, guide) if guide >= 0 and guide // b.plane == t // b.plane else 0
+            # A closed door on an equally short way stays shut: opening it costs AP and opens a flank; the
+            # square beside a closed side door is where a Genestealer bursts in; straight ahead keeps the file.
+            nb = b.nbr[t]
+            beside = sum(1 for k in (0, 2, 4, 6) if nb[k] in st.closed)
+            # The facing only breaks the last tie: a choice that flips with the facing makes a Marine turn
+            # back and forth on the spot.
+            diag = _dir_index(b, s, t) % 2
+            key = (v, 1 if t in st.closed else 0, beside, diag, near, 0 if _forward(b, s, t, pc.facing) else 1)
+            if best_key is None or key < best_key:
+                best_key, best_t, best_v = key, t, v
+        if lad is not None and D[lad] + 3 <= best_v and lad not in st.occ and ap - 2 >= reserve:
+            a = act("climb", pc.id)
+            if a in sit.legal:
+                return a
+        if best_t < 0 or best_v < allowed:
+            return None
+        did = st.closed.get(best_t)
+        if did is not None:
+            a = act("open", pc.id, did)
+            if a in sit.legal and ap - 1 >= reserve:
+                return a
+            if a in sit.legal:
+                return None
+        d = _dir_index(b, s, best_t)
+        dx, dy = DIR_VEC[d]
+        fx, fy = FACE_VEC[pc.facing]
+        dot = dx * fx + dy * fy
+        cost = 1 + (1 if best_t in st.feat.rubble else 0)
+        if dot < 0 and back_ok:
+            cost += 1
+            if ap - cost >= reserve:
+                a = act("move", pc.id, DIRS[d])
+                if a in sit.legal:
+                    return a
+            return None
+        if dot > 0:
+            if ap - cost >= reserve:
+                a = act("move", pc.id, DIRS[d])
+                if a in sit.legal:
+                    return a
+            return None
+        # Turn toward the step; for a diagonal step pick the facing that also suits the step after it.
+        nxt = self._next_step(best_t, D, sit)
+        cands = [f for f in range(4) if FACE_VEC[f][0] * dx + FACE_VEC[f][1] * dy > 0]
+        f_best = cands[0]
+        if len(cands) > 1 and nxt >= 0:
+            nd = DIR_VEC[_dir_index(b, best_t, nxt)]
+            f_best = max(cands, key=lambda f: (FACE_VEC[f][0] * nd[0] + FACE_VEC[f][1] * nd[1], -f))
+        tcost = 2 if (f_best - pc.facing) % 4 == 2 else 1
+        if ap - tcost - cost >= reserve:
+            a = act("turn", pc.id, FACES[f_best])
+            if a in sit.legal:
+                return a
+        return None
+
+    def _next_step(self, s: int, D: list[int], sit: Situation) -> int:
+        best_t, best_v = -1, D[s]
+        for t in sit.gt.mt.steps[s]:
+            if D[t] < best_v:
+                best_t, best_v = t, D[t]
+        return best_t
+
+    def _threat_behind(self, pc: Any, sq: _Squad) -> bool:
+        """The nearest enemy reaches this Marine from the side away from the goal."""
+        D = sq.D
+        if D is None:
+            return True
+        n = _toward_threat(pc.sq, sq.de, sq.sit)
+        return n >= 0 and D[n] >= D[pc.sq]
+
+    def _threat_facing(self, pc: Any, sit: Situation, de: list[int]) -> int | None:
+        n = _toward_threat(pc.sq, de, sit)
+        if n < 0 or de[pc.sq] >= INF:
+            return None
+        return facing_toward(sit.board, pc.sq, n, prefer=pc.facing)
+
+    def _path_facing(self, s: int, D: list[int] | None, sit: Situation) -> int:
+        if D is None:
+            return 0
+        n = self._next_step(s, D, sit)
+        return facing_toward(sit.board, s, n) if n >= 0 else 0
+
+    def _settle(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
+        """End the activation usefully: face the threat, then overwatch (or guard for melee Marines)."""
+        if ap < 2:
+            return None
+        sit = sq.sit
+        legal = sit.legal
+        if self.novice:
+            f = None
+        else:
+            f = self._threat_facing(pc, sit, sq.de)
+            if f is None and sq.D is not None and sq.rear is not None and pc is sq.rear and self.w.rear_guard >= 0.5:
+                f = (self._path_facing(pc.sq, sq.D, sit) + 2) % 4
+        if f is not None and f != pc.facing and not pc.ow and not pc.guard:
+            tcost = 2 if (f - pc.facing) % 4 == 2 else 1
+            if ap - tcost >= 2:
+                a = act("turn", pc.id, FACES[f])
+                if a in legal:
+                    return a
+        shooter = pc.ranged in ("storm_bolter", "assault_cannon") and pc.melee not in _STRONG_MELEE
+        if shooter and not pc.ow:
+            a = act("overwatch", pc.id)
+            if a in legal:
+                return a
+        if not shooter and not pc.guard and (sq.de[pc.sq] <= sq.radius or pc.ranged == "none"):
+            a = act("guard", pc.id)
+            if a in legal:
+                return a
+        return None
+
+
+def _near_squad(e: int, sq: _Squad) -> bool:
+    """The enemy on square e is within the threat radius (straight-line range) of some Marine."""
+    b = sq.sit.board
+    lvl = e // b.plane
+    r = sq.radius
+    return any(m.sq // b.plane == lvl and b.rng(m.sq, e) <= r for m in sq.sit.marines)
+
+
+def _forward(b: Any, s: int, t: int, facing: int) -> bool:
+    d = _dir_index(b, s, t)
+    dx, dy = DIR_VEC[d]
+    fx, fy = FACE_VEC[facing]
+    return dx * fx + dy * fy > 0
+
+
+def _dir_index(b: Any, s: int, t: int) -> int:
+    w = b.W
+    dx = t % w - s % w
+    dy = (t % b.plane) // w - (s % b.plane) // w
+    dx = (dx > 0) - (dx < 0)
+    dy = (dy > 0) - (dy < 0)
+    return _DIR_OF[(dx, dy)]
+
+
+_DIR_OF = {v: i for i, v in enumerate(DIR_VEC)}
+
+
+def _toward_threat(s: int, de: list[int], sit: Situation) -> int:
+    """The neighbour of s the nearest enemy would come through (-1 when none is coming)."""
+    best_t, best_v = -1, de[s]
+    for t in sit.gt.mt.steps[s]:
+        v = de[t]
+        if v < best_v:
+            best_t, best_v = t, v
+    return best_t
+
+
+def heuristic_marines(params: dict[str, float]) -> MarinePlayer:
+    """Factory for the registry."""
+    return MarinePlayer(params)
+
+
+register(
+    "heuristic-marines",
+    heuristic_marines,
+    side="marines",
+    defaults=defaults(MarineWeights),
+    description="squad to the goal on shortest routes, overwatch on the threat, rear guard, CP kept for reactions",
+)

@@ -1,0 +1,284 @@
+"""Tables the AI players precompute once per mission and once per game: walking graphs and distance maps.
+
+Everything here is plain lists of ints indexed by the rules engine's square numbers (engine.rules.board), so
+a policy reads a distance with one list index. Graphs are built once per Game (static floor and doors) and
+once per game's features (Pitfall draws its holes and ladders per game); distance maps come from a bucket
+Dijkstra over small integer costs, which is several times cheaper than heapq on these boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.rules.board import DIR_VEC, FACE_VEC, Board
+
+INF = 9999
+# Extra cost of a square a Marine would rather not cross: a pitfall he may fall through (1 in 6).
+PIT_RISK = 2
+_MAX_CACHED = 16
+
+
+def dijkstra(
+    radj: list[tuple[tuple[int, int], ...]], seeds: Iterable[tuple[int, int]], size: int, limit: int = INF
+) -> list[int]:
+    """Least cost from any seed (square, initial cost) to every square over `radj[t] = ((s, cost), ...)`.
+
+    Squares farther than `limit` keep INF (a threat map only needs the neighbourhood of the squad).
+    """
+    dist = [INF] * size
+    buckets: list[list[int]] = [[] for _ in range(64)]
+    top = 0
+    for s, c in seeds:
+        if c < dist[s]:
+            dist[s] = c
+            while c >= len(buckets):
+                buckets.extend([] for _ in range(64))
+            buckets[c].append(s)
+            top = max(top, c)
+    d = 0
+    top = min(top, limit)
+    while d <= top:
+        for s in buckets[d]:
+            if dist[s] != d:
+                continue
+            for t, c in radj[s]:
+                nd = d + c
+                if nd < dist[t] and nd <= limit:
+                    dist[t] = nd
+                    while nd >= len(buckets):
+                        buckets.extend([] for _ in range(64))
+                    buckets[nd].append(t)
+                    if nd > top:
+                        top = nd
+        d += 1
+    return dist
+
+
+def _static_steps(b: Board) -> list[tuple[int, ...]]:
+    """For each floor square, the squares one step away (a diagonal needs one of its two sides open)."""
+    out: list[tuple[int, ...]] = [()] * b.size
+    for s in range(b.size):
+        if not b.floor[s]:
+            continue
+        nb = b.nbr[s]
+        row = []
+        for d in range(8):
+            t = nb[d]
+            if t < 0:
+                continue
+            if d % 2 and nb[d - 1] < 0 and nb[(d + 1) % 8] < 0:
+                continue
+            row.append(t)
+        out[s] = tuple(row)
+    return out
+
+
+class MissionTables:
+    """Per-Game data: the static step graph, same-level distances (lazy), and the mission's goal."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        b: Board = game.board
+        self.board = b
+        self.size = b.size
+        self.steps = _static_steps(b)
+        self.door_squares = frozenset(b.door_at)
+        self.goal = _read_goal(game)
+        doors = self.door_squares
+        self.base_fwd: list[tuple[tuple[int, int], ...]] = [
+            tuple((t, 2 if t in doors else 1) for t in self.steps[s]) for s in range(self.size)
+        ]
+        # Steps are symmetric (same level, same diagonal rule), so entering t from each neighbour costs t's price.
+        self.base_rev: list[tuple[tuple[int, int], ...]] = [
+            tuple((s, 2 if t in doors else 1) for s in self.steps[t]) for t in range(self.size)
+        ]
+        self._by_feat: dict[int, tuple[Any, GameTables]] = {}
+
+    def for_state(self, state: Any) -> GameTables:
+        """The tables of the game `state` belongs to (cached on its features object, shared by copies)."""
+        feat = state.feat
+        hit = self._by_feat.get(id(feat))
+        if hit is not None and hit[0] is feat:
+            return hit[1]
+        if len(self._by_feat) >= _MAX_CACHED:
+            self._by_feat.clear()
+        gt = GameTables(self, feat)
+        self._by_feat[id(feat)] = (feat, gt)
+        return gt
+
+
+class GameTables:
+    """Per-game graphs (this game's holes and ladders) and the Marines' distance-to-goal maps."""
+
+    def __init__(self, mt: MissionTables, feat: Any) -> None:
+        self.mt = mt
+        self.feat = feat
+        pf = bool(mt.game.pf_ladders)
+        steps = mt.steps
+        doors = mt.door_squares
+        rubble = feat.rubble
+        pits = feat.pit_down
+
+        def enter(t: int, marine: bool) -> int:
+            c = 1 + (1 if t in rubble else 0) + (1 if t in doors else 0)
+            return c + (PIT_RISK if marine and t in pits else 0)
+
+        # Start from the mission's graph and patch only the squares this game's counters touch.
+        fwd = list(mt.base_fwd)
+        rev = list(mt.base_rev)
+        mrev = list(mt.base_rev)
+        touched = set(rubble) | set(pits)
+        for t in touched:
+            rev[t] = tuple((s, enter(t, False)) for s in steps[t])
+            mrev[t] = tuple((s, enter(t, True)) for s in steps[t])
+            for s in steps[t]:
+                fwd[s] = tuple((u, enter(u, False)) for u in steps[s])
+        extra_f: dict[int, list[tuple[int, int]]] = {}
+        extra_r: dict[int, list[tuple[int, int]]] = {}
+        extra_m: dict[int, list[tuple[int, int]]] = {}
+        for s, t in feat.ladder.items():
+            extra_f.setdefault(s, []).append((t, 2 if pf else 1))
+            extra_r.setdefault(t, []).append((s, 2 if pf else 1))
+            extra_m.setdefault(t, []).append((s, 3))
+        for top, below in pits.items():
+            if below >= 0:
+                extra_f.setdefault(top, []).append((below, 1))
+                extra_f.setdefault(below, []).append((top, 3))
+                extra_r.setdefault(below, []).append((top, 1))
+                extra_r.setdefault(top, []).append((below, 3))
+        for src, dst in ((extra_f, fwd), (extra_r, rev), (extra_m, mrev)):
+            for k, v in src.items():
+                dst[k] = dst[k] + tuple(v)
+        self.fwd = fwd
+        self.rev = rev
+        self.marine_rev = mrev
+        self._goal_maps: dict[Any, list[int]] = {}
+        self._dyn: dict[Any, list[int]] = {}
+
+    def marine_goal_map(self, key: Any, squares: Iterable[int]) -> list[int]:
+        """Marine walking cost from every square to the nearest of `squares` (cached under `key`)."""
+        m = self._goal_maps.get(key)
+        if m is None:
+            m = dijkstra(self.marine_rev, ((s, 0) for s in squares), self.mt.size)
+            self._goal_maps[key] = m
+        return m
+
+    def to_seeds(self, key: Any, seeds: list[tuple[int, int]]) -> list[int]:
+        """Genestealer cost from every square to reach one of the seeds (cached under `key`, small LRU)."""
+        m = self._dyn.get(key)
+        if m is None:
+            if len(self._dyn) > 24:
+                self._dyn.clear()
+            m = dijkstra(self.rev, seeds, self.mt.size)
+            self._dyn[key] = m
+        return m
+
+    def from_seeds(self, key: Any, seeds: list[tuple[int, int]], limit: int = INF) -> list[int]:
+        """Genestealer cost from the nearest seed to every square (how soon an enemy can get there)."""
+        m = self._dyn.get(key)
+        if m is None:
+            if len(self._dyn) > 24:
+                self._dyn.clear()
+            m = dijkstra(self.fwd, seeds, self.mt.size, limit)
+            self._dyn[key] = m
+        return m
+
+
+class Goal:
+    """What the Marines must do, read from the mission's victory conditions."""
+
+    def __init__(self) -> None:
+        self.kind = "survive"  # escape | carry | flame | survive
+        self.via: tuple[str, ...] = ()
+        self.objective = ""
+        self.exit_squares: list[int] = []
+        self.flame_key: tuple[int, str] | None = None
+        self.flame_squares: list[int] = []
+        self.turn_limit: int | None = None
+
+
+def _read_goal(game: Any) -> Goal:
+    b: Board = game.board
+    m = game.mission
+    g = Goal()
+    for cond in game.victory:
+        kind = cond.get("kind")
+        if kind == "turn_limit" and cond.get("result", "genestealers") == "genestealers":
+            g.turn_limit = int(cond["turn"])
+    for cond in game.victory:
+        kind = cond.get("kind")
+        if kind == "escape":
+            g.kind = "escape"
+            g.via = tuple(cond.get("via") or ("exit", "chute"))
+            break
+        if kind == "objective_carried":
+            g.kind = "carry"
+            g.objective = str(cond["objective"])
+            to = cond.get("to")
+            if isinstance(to, dict) and "exit" in to:
+                g.exit_squares = [sq for sq, eid in b.exit_at.items() if eid == to["exit"]]
+            elif isinstance(to, dict):
+                g.exit_squares = [b.sq_of(str(to["level"]), int(to["x"]), int(to["y"]))]
+            else:
+                g.exit_squares = list(b.exit_at)
+            break
+        if kind in ("section_flamed", "objective_flamed"):
+            g.kind = "flame"
+            if kind == "section_flamed":
+                li = b.level_index.get(str(cond["level"]), -1)
+                key = (li, str(cond["section"]))
+            else:
+                o = next((o for o in m.objectives if o.id == cond["objective"]), None)
+                if o is None:
+                    continue
+                s = b.sq_of(o.level, o.x, o.y)
+                key = (s // b.plane, str(b.section[s]))
+            g.flame_key = key
+            g.flame_squares = list(b.sections.get(key, ()))
+            break
+    if g.kind == "escape" and "exit" in g.via:
+        g.exit_squares = list(b.exit_at)
+    return g
+
+
+_MISSIONS: dict[int, tuple[Any, MissionTables]] = {}
+
+
+def tables(game: Any) -> MissionTables:
+    """The MissionTables of `game`, built on first use and kept for the life of the process."""
+    hit = _MISSIONS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    if len(_MISSIONS) >= _MAX_CACHED:
+        _MISSIONS.clear()
+    mt = MissionTables(game)
+    _MISSIONS[id(game)] = (game, mt)
+    return mt
+
+
+def direction(b: Board, s: int, t: int) -> tuple[int, int]:
+    """Unit step (dx, dy) from s toward t on one level (signs only)."""
+    w = b.W
+    dx = t % w - s % w
+    dy = (t % b.plane) // w - (s % b.plane) // w
+    return (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+
+
+def facing_toward(b: Board, s: int, t: int, prefer: int = -1) -> int:
+    """The facing (0 N, 1 E, 2 S, 3 W) that best points from s at t; ties go to `prefer`, then the longer axis."""
+    w = b.W
+    dx = t % w - s % w
+    dy = (t % b.plane) // w - (s % b.plane) // w
+    best, score = 0, -10**9
+    for f in range(4):
+        fx, fy = FACE_VEC[f]
+        v = (dx * fx + dy * fy) * 4 + (1 if f == prefer else 0)
+        if v > score:
+            best, score = f, v
+    return best
+
+
+def step_dir(d: int) -> tuple[int, int]:
+    """(dx, dy) of direction index d (N NE E SE S SW W NW)."""
+    return DIR_VEC[d]

@@ -1,0 +1,156 @@
+"""The heuristic and novice players: legal, deterministic, tunable, and much better than random."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from functools import cache
+from typing import Any
+
+import pytest
+
+from engine.ai.base import make_policy, policy_info, policy_names, policy_rng
+from engine.mission import load_mission
+from engine.resources import sample_mission
+from engine.rules.actions import Action
+from engine.rules.game import Game
+from engine.stats.intervals import wilson
+
+SAMPLES = ("pitfall", "recover_the_relic", "the_long_drop", "tutorial")
+AI = ("heuristic-marines", "heuristic-genestealers", "novice-marines", "novice-genestealers")
+
+
+@cache
+def game(name: str) -> Game:
+    return Game(load_mission(str(sample_mission(name))))
+
+
+class Checked:
+    """Wraps a policy: asserts every answer is one of the legal actions, counts decisions by frame kind."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.params = inner.params
+        self.kinds: Counter[tuple[str, str]] = Counter()
+
+    def choose(self, state: Any, actions: list[Action], rng: random.Random) -> Action:
+        a = self.inner.choose(state, actions, rng)
+        assert a in actions, f"{self.name} chose illegal {a} among {[str(x) for x in actions]}"
+        kind = state.stack[-1][0] if state.stack else "phase"
+        self.kinds[(kind, a.verb)] += 1
+        return a
+
+
+def play(name: str, marines: Any, stealers: Any, seed: int, cap: int = 6000) -> Any:
+    g = game(name)
+    state = g.new_state(seed)
+    pols = {"marines": marines, "genestealers": stealers}
+    rngs = {side: policy_rng(seed, side) for side in pols}
+    n = 0
+    while not state.is_terminal() and n < cap:
+        side = state.current_player()
+        state.apply(pols[side].choose(state, state.legal_actions(), rngs[side]))
+        n += 1
+    return state
+
+
+def test_registered_with_tunable_defaults() -> None:
+    names = policy_names()
+    for name in AI:
+        assert name in names
+        info = policy_info(name)
+        assert info.side == name.split("-")[1]
+        assert "caution" in info.defaults and "aggression" in info.defaults
+    with pytest.raises(ValueError):
+        make_policy("heuristic-marines", {"no_such_knob": 1.0})
+
+
+@pytest.mark.parametrize("mission", SAMPLES)
+def test_only_legal_actions_and_games_end(mission: str) -> None:
+    pairs = [("heuristic-marines", "heuristic-genestealers"), ("novice-marines", "novice-genestealers"),
+             ("heuristic-marines", "random"), ("random", "heuristic-genestealers")]
+    for i, (mp, gp) in enumerate(pairs):
+        m, g = Checked(make_policy(mp)), Checked(make_policy(gp))
+        state = play(mission, m, g, seed=100 + i)
+        assert state.is_terminal(), f"{mp} vs {gp} on {mission} did not finish"
+
+
+def test_in_rule_decisions_are_answered_sensibly() -> None:
+    m = Checked(make_policy("heuristic-marines"))
+    g = Checked(make_policy("heuristic-genestealers"))
+    for seed in range(6):
+        play("pitfall", m, g, seed)
+        play("recover_the_relic", m, g, seed)
+    kinds = m.kinds + g.kinds
+    # Overwatch is always fired at a Genestealer, never held.
+    assert kinds[("ow", "fire")] > 0 and kinds[("ow", "hold")] == 0
+    # Placements, facings and reinforcements all came up and were answered with their own verbs.
+    assert kinds[("lurk", "lurk")] > 0 and kinds[("face", "face")] > 0
+    assert sum(v for (k, verb), v in kinds.items() if k == "parry") > 0
+    # The Marines did set overwatch and spent command points in the Genestealer turn.
+    assert kinds[("phase", "overwatch")] > 0
+    assert sum(v for (k, verb), v in kinds.items() if k == "react" and verb != "pass") > 0
+
+
+def test_parry_guard_and_psi_rules() -> None:
+    from engine.ai import decisions as dec
+    from engine.rules import combat as cb
+    from engine.rules.actions import PASS, act
+
+    base = dict(marine_bonus=1, alpha_total=False, parry=True, guard=True, psi_max=0, marine_attacking=False,
+                frontal=True, prone=False)
+    losing = cb.AssaultRoll(marine_dice=(3,), stealer_dice=(2, 6, 1), **base)  # type: ignore[arg-type]
+    winning = cb.AssaultRoll(marine_dice=(6,), stealer_dice=(2, 5, 1), **base)  # type: ignore[arg-type]
+    parries = [act("parry", str(i)) for i in range(3)] + [PASS]
+    assert dec.parry(losing, parries) == act("parry", "1")  # the 6
+    assert dec.parry(winning, parries) == PASS
+    rerolls = [act("guardroll", "0"), PASS]
+    assert dec.guard_reroll(losing, rerolls) == act("guardroll", "0")
+    assert dec.guard_reroll(winning, rerolls) == PASS
+    psi = cb.AssaultRoll(marine_dice=(3,), stealer_dice=(5, 1, 1), **{**base, "psi_max": 5})  # type: ignore[arg-type]
+    assert dec.psi_points(psi, [act("psipoints", str(i)) for i in range(1, 6)] + [PASS]) == act("psipoints", "2")
+
+
+def _rate(mission: str, mp: str, gp: str, side: str, games: int) -> tuple[float, float]:
+    wins = 0
+    for seed in range(games):
+        st = play(mission, make_policy(mp), make_policy(gp), 1000 + seed)
+        wins += st.result().winner == side
+    return wilson(wins, games)
+
+
+def test_heuristic_marines_beat_random_by_a_wide_margin() -> None:
+    lo, _ = _rate("pitfall", "heuristic-marines", "random", "marines", 12)
+    _, hi = _rate("tutorial", "random", "random", "marines", 12)
+    assert lo > 0.6 and hi < lo
+
+
+def test_heuristic_genestealers_beat_random_by_a_wide_margin() -> None:
+    lo, _ = _rate("pitfall", "random", "heuristic-genestealers", "genestealers", 12)
+    assert lo > 0.6
+
+
+def test_deterministic_for_a_seed() -> None:
+    a = play("pitfall", make_policy("heuristic-marines"), make_policy("heuristic-genestealers"), 7)
+    b = play("pitfall", make_policy("heuristic-marines"), make_policy("heuristic-genestealers"), 7)
+    assert [e.action for e in a.log] == [e.action for e in b.log]
+    assert a.result() == b.result()
+
+
+def test_params_change_behaviour() -> None:
+    def log(mp: dict[str, float], gp: dict[str, float]) -> list[str]:
+        st = play("pitfall", make_policy("heuristic-marines", mp), make_policy("heuristic-genestealers", gp), 3)
+        return [e.action for e in st.log]
+
+    base = log({}, {})
+    assert log({"caution": 1.0, "threat_radius": 20.0}, {}) != base
+    assert log({}, {"reveal_range": 2.0, "standoff": 1.0}) != base
+    overwatches = sum(a.startswith("overwatch") for a in log({"caution": 1.0, "threat_radius": 30.0}, {}))
+    reckless = sum(a.startswith("overwatch") for a in log({"caution": 0.0, "threat_radius": 1.0}, {}))
+    assert overwatches > reckless
+
+
+def test_flamer_reaches_the_section_in_the_long_drop() -> None:
+    lo, _ = _rate("the_long_drop", "heuristic-marines", "random", "marines", 8)
+    assert lo > 0.5
