@@ -1,4 +1,4 @@
-"""Real-window screenshots of the editor on pitfall.json, one per dock, for a human (or a helper) to look at.
+"""Real-window screenshots of the editor on pitfall.json, one per dock, for a person to look at.
 
 xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb python tools/screenshots.py OUTDIR
 """

@@ -1,4 +1,4 @@
-"""The heuristic Genestealer player (AI.md, "Genestealers"), and the novice variant's switches.
+"""The heuristic Genestealer player (docs/playbook.md, "Genestealers"), and the novice variant's switches.
 
 Distances are "walking cost to an attack square": the squares orthogonally next to a Marine, where a
 Genestealer can strike; the Marine's front square costs `flank` more, so paths come round the side. Blips

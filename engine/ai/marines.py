@@ -1,4 +1,4 @@
-"""The heuristic Marine player (AI.md, "Marines"), and the novice variant's switches.
+"""The heuristic Marine player (docs/playbook.md, "Marines"), and the novice variant's switches.
 
 Stateless: every decision is recomputed from the state, front Marine first. A Marine shoots what he sees,
 flames groups, walks the squad along the precomputed shortest route to the goal without running ahead,
@@ -41,7 +41,7 @@ class _Squad:
 
 
 class MarinePlayer:
-    """Scored, rule-of-thumb Marine player; `novice=True` gives the weaker habits of AI.md."""
+    """Scored, rule-of-thumb Marine player; `novice=True` gives the weaker habits of docs/playbook.md."""
 
     def __init__(self, params: dict[str, float] | None = None, *, novice: bool = False) -> None:
         self.params: dict[str, float] = dict(params or {})
@@ -200,7 +200,7 @@ class MarinePlayer:
         # The goal is within this turn's reach: go for it.
         if dist <= 4 + sit.state.cp:
             return True
-        # Few enemies near the squad (AI.md "tempo"): dash rather than let blips mass on the flanks.
+        # Few enemies near the squad (playbook #10, tempo): dash rather than let blips mass on the flanks.
         near = sum(2 if e.kind == "blip" else 1 for e in sit.enemies if e.sq >= 0 and _near_squad(e.sq, sq))
         if near <= self.w.dash_below:
             return True

@@ -1,4 +1,4 @@
-"""The novice players of AI.md: the same machinery with the habits that make a side easy to beat.
+"""The novice players of docs/playbook.md: the same machinery with the habits that make a side easy to beat.
 
 Novice Marines walk the shortest path with every AP and command point, shoot whatever they see as they go,
 burn the first target, keep no rear guard and never hold back. Novice Genestealers place blips at the entry
@@ -28,12 +28,12 @@ register(
     novice_marines,
     side="marines",
     defaults=defaults(MarineWeights),
-    description="walks the shortest path, moves and fires, spends CP at once, no rear guard (AI.md novice)",
+    description="walks the shortest path, moves and fires, spends CP at once, no rear guard (playbook novice)",
 )
 register(
     "novice-genestealers",
     novice_genestealers,
     side="genestealers",
     defaults=defaults(GenestealerWeights),
-    description="nearest entry, converts at once, straight at the nearest Marine (AI.md novice)",
+    description="nearest entry, converts at once, straight at the nearest Marine (playbook novice)",
 )

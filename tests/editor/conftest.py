@@ -1,6 +1,6 @@
 """Editor test fixtures: a temporary settings/recovery folder, a window on pitfall.json, no blocking dialogs.
 
-The guard fixtures are not autouse, so other helpers' tests in this folder are unaffected; the editor's
+The guard fixtures are not autouse, so other tests in this folder are unaffected; the editor's
 test modules opt in with `pytestmark = pytest.mark.usefixtures("config_dir", "no_modal")`."""
 
 from __future__ import annotations
