@@ -6,8 +6,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from editor.dialogs import new_mission
@@ -15,6 +17,8 @@ from editor.document import MissionDocument
 from editor.mainwindow import MainWindow
 from engine.mission import MissionFileError
 from engine.resources import sample_mission
+
+ICON = Path(__file__).resolve().parent / "resources" / "icon.svg"
 
 
 def default_mission_path() -> str:
@@ -27,6 +31,8 @@ def create_main_window(path: str | None = None, with_lab: bool = True) -> MainWi
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("hulkforge")
     app.setOrganizationName("hulkforge")
+    app.setWindowIcon(QIcon(str(ICON)))
+    app.setDesktopFileName("hulkforge")  # so desktops match the window to packaging/hulkforge.desktop and its icon
     target = path or default_mission_path()
     error: MissionFileError | None = None
     try:

@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:
+        # Answer before building the parser, which imports every command module.
+        print(f"hulkforge {__version__}")
+        return 0
     parser = build_parser()
     args = parser.parse_args(args_list)
     if args.command is None:
