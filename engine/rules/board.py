@@ -68,6 +68,9 @@ class Board:
         self.deploy = {self.sq_of(m.level, m.x, m.y) for m in mission.marines.squad}
         self._lines: dict[int, Line] = {}
         self._views: dict[int, dict[int, Line]] = {}
+        self._wide: dict[int, dict[int, Line]] = {}
+        self._door_near: dict[int, tuple[tuple[str, int], ...]] = {}
+        self._steps: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
     # -- squares ------------------------------------------------------------------------------------
     def sq(self, li: int, x: int, y: int) -> int:
@@ -145,6 +148,51 @@ class Board:
                     if line is not None:
                         out[t] = line
             self._views[key] = out
+        return out
+
+    def steps(self, s: int, facing: int, marine: bool) -> tuple[tuple[int, int, int], ...]:
+        """(direction, square, AP before rubble) of each step from s: forward 1, back 2, sideways 1 (Marines
+        never step sideways)."""
+        key = (s * 4 + facing) * 2 + marine
+        out = self._steps.get(key)
+        if out is None:
+            fx, fy = FACE_VEC[facing]
+            res = []
+            for d, t in enumerate(self.nbr[s]):
+                dx, dy = DIR_VEC[d]
+                dot = dx * fx + dy * fy
+                if t >= 0 and not (marine and dot == 0):
+                    res.append((d, t, 2 if dot < 0 else 1))
+            out = self._steps[key] = tuple(res)
+        return out
+
+    def doors_near(self, s: int, facing: int) -> tuple[tuple[str, int], ...]:
+        """(door id, square) a piece on s may open or close: among its three front squares, or for a blip
+        (facing -1) any adjacent square."""
+        key = s * 5 + facing + 1
+        out = self._door_near.get(key)
+        if out is None:
+            nb = self.nbr[s]
+            f = facing * 2
+            dirs = range(8) if facing < 0 else ((f - 1) % 8, f, (f + 1) % 8)
+            out = tuple((self.door_at[nb[d]], nb[d]) for d in dirs if nb[d] >= 0 and nb[d] in self.door_at)
+            self._door_near[key] = out
+        return out
+
+    def wide_view(self, s: int, facing: int) -> dict[int, Line]:
+        """[2e] static_view widened to the sides (everything but the rear arc): how Marines spot blips."""
+        key = s * 4 + facing
+        out = self._wide.get(key)
+        if out is None:
+            out = dict(self.static_view(s, facing))
+            base = s - s % self.plane
+            back = (facing + 2) % 4
+            for t in range(base, base + self.plane):
+                if self.floor[t] and t != s and t not in out and not self.in_arc(s, back, t):
+                    line = self.line(s, t)
+                    if line is not None:
+                        out[t] = line
+            self._wide[key] = out
         return out
 
     # -- lines of sight -------------------------------------------------------------------------------

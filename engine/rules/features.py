@@ -26,6 +26,8 @@ class Features:
         # square -> ((hole square on the viewer's level, other end, diagonally-opposite square or -1, upper), ...)
         self._views: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
         self._through: dict[int, tuple[int, ...]] = {}
+        # square -> the squares on other levels a Marine there might see through a hole (filled on demand)
+        self._hole_targets: dict[int, frozenset[int]] = {}
 
     def finish(self, b: Board, hole_los: str, pf_ladders: bool = True) -> None:
         pits: list[tuple[int, int]] = [(u, d) for u, d in self.pit_down.items() if d >= 0]
@@ -53,6 +55,17 @@ class Features:
     def through(self, s: int) -> tuple[int, ...]:
         """Squares directly above or below s through a hole."""
         return self._through.get(s, ())
+
+    def hole_targets(self, s: int, ladders_4e: bool) -> frozenset[int]:
+        """Every square on another level that a Marine on s could see through a hole ([4e]: or down a ladder);
+        hole_sees may only be true for these."""
+        out = self._hole_targets.get(s)
+        if out is None:
+            cands = {c for _here, there, opp, _upper in self._views.get(s, ()) for c in (there, opp) if c >= 0}
+            if ladders_4e and s in self.ladder:
+                cands.add(self.ladder[s])
+            out = self._hole_targets[s] = frozenset(cands)
+        return out
 
     def hole_sees(self, state: Any, m: Piece, t: int) -> bool:
         """Pitfall LOS through holes: the viewer on or next to a hole sees the far end (and the square beyond)."""

@@ -1,0 +1,108 @@
+"""Applying a piece action, what follows it (conversions, CP reactions, overwatch) and simple orders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules.actions import PASS, Action
+from engine.rules.legal import LegalRules
+from engine.rules.pieces import Piece
+
+
+class ActingRules(LegalRules):
+    """Applying a piece action, what follows it (conversions, CP reactions, overwatch) and simple orders."""
+
+    def _piece_action(self, a: Action, reaction: bool) -> None:
+        pid = a.args[0] if a.args else ""
+        verb = a.verb
+        if verb == "psi":
+            self._do_psi(a)
+            self._after_action(None)
+            return
+        pc = self.p[pid]
+        marine = pc.kind == "marine"
+        if verb != "shoot" and marine:
+            pc.sus = ""
+        if marine and pc.ow and verb not in ("unjam", "overwatch"):
+            pc.ow = False
+        if marine and pc.guard and verb not in ("guard",):
+            pc.guard = False
+        base = len(self.stack)
+        handler = getattr(self, "_act_" + verb)
+        handler(pc, a, reaction)
+        if pc.kind == "marine" and (reaction or verb not in ("move", "turn")):
+            pc.free = False
+        elif pc.kind == "stealer" and verb != "turn":
+            pc.free = False
+        self._after_action(pc if pc.kind != "marine" and pc.id in self.p else None, base)
+
+    def _after_action(self, stealer: Piece | None, base: int | None = None) -> None:
+        """Queue what follows an action, under the frames the action itself pushed (they resolve first):
+        involuntary conversions, then the CP reaction, then overwatch."""
+        hooks: list[tuple[Any, ...]] = []
+        if self.phase == "stealers" and stealer is not None and stealer.kind == "stealer" and stealer.sq >= 0:
+            hooks += [("susq", stealer.id), ("owq", stealer.id), ("reactq", stealer.id)]
+        elif self.phase == "stealers" and stealer is not None:
+            for m in self.p.values():
+                if m.kind == "marine":
+                    m.sus = ""
+        hooks.append(("conv",))
+        if base is None:
+            self.stack.extend(hooks)
+        else:
+            self.stack[base:base] = hooks
+        self._check_victory()
+
+    def _act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self._pay(pc, 2, reaction)
+        pc.ow = True
+        pc.guard = False
+
+    def _act_guard(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self._pay(pc, 2, reaction)
+        pc.guard = True
+        pc.ow = False
+
+    def _act_unjam(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self._pay(pc, 1, reaction)
+        pc.jam = False
+
+    def _act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self._pay(pc, 4, reaction)
+        key = "flamer_shots" if pc.ranged == "heavy_flamer" else "assault_cannon_shots"
+        pc.ammo = int(self.game.options[key])  # type: ignore[call-overload]
+        pc.reloaded = pc.ranged == "assault_cannon"
+
+    def _act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:
+        if pc.sq not in self.obj_at:
+            self.obj_at[pc.sq] = pc.carry
+            self._note(f"{pc.id} drops {pc.carry}")
+            pc.carry = ""
+
+    def _act_give(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self._pay(pc, 1, reaction)
+        other = self.p[a.args[1]]
+        other.carry, pc.carry = pc.carry, ""
+
+    def _act_reveal(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self._end_activation()
+        self._convert(pc, voluntary=True)
+
+    def _run_reactq(self, frame: tuple[Any, ...]) -> None:
+        g = self.p.get(frame[1])
+        if g is None or g.sq < 0 or self.cp <= 0 or not self.game.options["cp_reactions"]:
+            return
+        if self._seen_by_marine(g.sq):
+            self.stack.append(("react", g.id))
+
+    def _legal_react(self, frame: tuple[Any, ...]) -> list[Action]:
+        out: list[Action] = [PASS]
+        for pc in self.p.values():
+            if pc.kind == "marine" and pc.sq >= 0:
+                self._marine_actions(pc, self.cp, out, in_turn=False)
+        return out
+
+    def _do_react(self, frame: tuple[Any, ...], a: Action) -> None:
+        if a.verb != "pass":
+            self._note("reaction")
+            self._piece_action(a, reaction=True)

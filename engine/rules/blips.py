@@ -1,0 +1,186 @@
+"""Blips: the pile, reinforcement (lurking), conversion and placing the revealed Genestealers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules.actions import Action, act
+from engine.rules.board import FACE_INDEX, FACE_NAMES
+from engine.rules.pieces import Piece
+from engine.rules.psychic import PsychicRules
+from engine.rules.state_core import BLIP_AP, STEALER_AP, G, M
+
+
+class BlipRules(PsychicRules):
+    """Blips: the pile, reinforcement (lurking), conversion and placing the revealed Genestealers."""
+
+    def _draw_blip(self, pool: str) -> int | None:
+        if pool == "limited" and self.limited_left is not None:
+            if self.limited_left <= 0:
+                return None
+        if not self.pile:
+            if not self.used:
+                return None
+            self.pile = self.used
+            self.used = []
+            self.game_rng_shuffle(self.pile)
+        v = self.pile.pop()
+        if pool == "limited" and self.limited_left is not None:
+            if self.limited_unit == "stealers":
+                v = min(v, self.limited_left)
+                self.limited_left -= v
+            else:
+                self.limited_left -= 1
+        return v
+
+    def game_rng_shuffle(self, values: list[int]) -> None:
+        self.dice.rng.shuffle(values)
+
+    def _pool_has(self, pool: str) -> bool:
+        if pool == "limited" and self.limited_left is not None and self.limited_left <= 0:
+            return False
+        return bool(self.pile or self.used)
+
+    def _legal_lurk(self, frame: tuple[Any, ...]) -> list[Action]:
+        if frame[1] <= 0:
+            return []
+        b = self.game.board
+        cap = int(self.game.options["max_lurking"])  # type: ignore[call-overload]
+        counts: dict[str, int] = {}
+        for pc in self.p.values():
+            if pc.sq < 0 and pc.entry:
+                counts[pc.entry] = counts.get(pc.entry, 0) + 1
+        out = [act("lurk", e) for e in frame[2] if e in b.entries and counts.get(e, 0) < cap]
+        if out and not self._pool_has(frame[3]):
+            return []
+        return out
+
+    def _do_lurk(self, frame: tuple[Any, ...], a: Action) -> None:
+        v = self._draw_blip(frame[3])
+        if v is not None:
+            bl = Piece(self._new_id("b"), "blip")
+            bl.value = v
+            bl.entry = a.args[0]
+            bl.lock = len(frame) > 4 and a.args[0] in frame[4]
+            bl.ap = BLIP_AP
+            self.p[bl.id] = bl
+            self._note(f"{bl.id} lurks at {bl.entry}")
+        if frame[1] > 1:
+            self.stack.append((frame[0], frame[1] - 1, *frame[2:]))
+
+    def _run_conv(self, frame: tuple[Any, ...]) -> None:
+        blips = [pc for pc in self.p.values() if pc.kind == "blip" and pc.sq >= 0]
+        if not blips:
+            return
+        self._begin_memo()  # nothing moves while we look
+        try:
+            seen = next((pc for pc in blips if self._seen_by_marine(pc.sq)), None)
+        finally:
+            self._end_memo()
+        if seen is not None:
+            self.stack.append(("conv",))
+            self._convert(seen, voluntary=False)
+
+    def _convert(self, blip: Piece, voluntary: bool) -> None:
+        """Replace a blip by its Genestealers; placement decisions follow."""
+        n = blip.value
+        self._note(f"{blip.id} reveals {n} ({'voluntary' if voluntary else 'involuntary'})")
+        may_act = not blip.acted and self.phase == "stealers"
+        sq, entry = blip.sq, blip.entry
+        self.used.append(n)
+        if sq >= 0:
+            self.occ.pop(sq, None)
+        del self.p[blip.id]
+        if self.active == blip.id:
+            self.active = None
+        if sq >= 0 and sq in self.flames:
+            self._note(f"{blip.id} burns in the flames")
+            return
+        if self.game.mission.genestealers.alpha and not self.alpha_used and n == 3:
+            # [4e] once per game a revealed "3" may be the Alpha instead: the Genestealer player decides.
+            self.stack.append(("alpha", sq, entry, n, may_act, voluntary))
+            return
+        self._place_revealed(sq, entry, n, may_act, voluntary, False)
+
+    def _legal_alpha(self, frame: tuple[Any, ...]) -> list[Action]:
+        return [act("alpha", "yes"), act("alpha", "no")]
+
+    def _do_alpha(self, frame: tuple[Any, ...], a: Action) -> None:
+        _, sq, entry, n, may_act, voluntary = frame
+        if a.args[0] == "yes":
+            self._note("the Genestealer Alpha")
+        self._place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes")
+
+    def _place_revealed(self, sq: int, entry: str, n: int, may_act: bool, voluntary: bool, alpha: bool) -> None:
+        b = self.game.board
+        if alpha:
+            n = 1
+            self.alpha_used = True
+        room = max(0, self.model_cap - self._stealer_count())
+        n = min(n, room)
+        if n <= 0:
+            return
+        if sq < 0:
+            for _ in range(n):
+                g = self._spawn(-1, entry, may_act, alpha)
+                g.facing = b.entry_facing[entry]
+            return
+        g = self._spawn(sq, "", may_act, alpha)
+        player = G if voluntary else M
+        if n > 1:
+            self.stack.append(("put", player, sq, n - 1, may_act, voluntary))
+        self.stack.append(("hooks", g.id))
+        self.stack.append(("face", g.id, G))
+
+    def _spawn(self, sq: int, entry: str, may_act: bool, alpha: bool) -> Piece:
+        g = Piece(self._new_id("g"), "stealer")
+        g.facing = 0
+        g.alpha = alpha
+        g.ap = STEALER_AP if may_act else 0
+        g.st = 0 if may_act else 2
+        g.entry = entry
+        if sq >= 0:
+            self._place(g, sq)
+        self.p[g.id] = g
+        return g
+
+    def _put_options(self, frame: tuple[Any, ...]) -> list[int]:
+        _, _player, sq, _n, _may_act, voluntary = frame
+        if self._free_square(sq) and sq not in self.flames:
+            return [sq]  # [4e] the blip's own square, freed by a kill, must be used again
+        opts = []
+        for t in self._empty_adjacent(sq):
+            if voluntary and self._seen_by_marine(t):
+                continue
+            opts.append(t)
+        return opts
+
+    def _legal_put(self, frame: tuple[Any, ...]) -> list[Action]:
+        if self._stealer_count() >= self.model_cap:
+            return []
+        b = self.game.board
+        return [act("put", b.name(t)) for t in self._put_options(frame)]
+
+    def _do_put(self, frame: tuple[Any, ...], a: Action) -> None:
+        _, player, sq, n, may_act, voluntary = frame
+        t = self.game.board.parse_sq(a.args[0])
+        if n > 1:
+            self.stack.append(("put", player, sq, n - 1, may_act, voluntary))
+        g = self._spawn(t, "", may_act, False)
+        self._note(f"{g.id} placed at {a.args[0]}")
+        self.stack.append(("hooks", g.id))
+        self.stack.append(("face", g.id, G))
+
+    def _run_hooks(self, frame: tuple[Any, ...]) -> None:
+        g = self.p.get(frame[1])
+        if g is not None and self.phase == "stealers":
+            self.stack.append(("owq", g.id))
+            self.stack.append(("reactq", g.id))
+
+    def _legal_face(self, frame: tuple[Any, ...]) -> list[Action]:
+        if frame[1] not in self.p:
+            return []
+        return [act("face", frame[1], f) for f in FACE_NAMES]
+
+    def _do_face(self, frame: tuple[Any, ...], a: Action) -> None:
+        self.p[a.args[0]].facing = FACE_INDEX[a.args[1]]

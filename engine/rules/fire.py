@@ -1,0 +1,265 @@
+"""Shooting, the heavy flamer and overwatch: targets, resolution and their decisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules import combat as cb
+from engine.rules.actions import PASS, Action, act
+from engine.rules.pieces import Piece
+from engine.rules.placement import PlacementRules
+
+
+class FireRules(PlacementRules):
+    """Shooting, the heavy flamer and overwatch: targets, resolution and their decisions."""
+
+    def _shoot_targets(self, pc: Piece, only: str | None) -> list[str]:
+        res = []
+        b = self.game.board
+        sees = self._seer(pc)
+        for q in self.p.values():
+            if q.kind == "stealer" and q.sq >= 0 and (only is None or q.id == only) and sees(q.sq):
+                res.append(q.id)
+        if only is None:
+            for t, did in self.closed.items():
+                if b.door_kind[did] == "door" and sees(t):
+                    res.append(did)
+        return res
+
+    def _flame_targets(self, pc: Piece) -> list[int]:
+        """One target square per visible section within flamer range (the first visible square found)."""
+        b = self.game.board
+        rng = self.game.flamer_range
+        sees = self._seer(pc)
+        if self.game.markers:
+            # [2e] per-square markers: any visible square in range without a closed door, at most 2 markers.
+            return [t for t in self.feat.arc_squares(b, pc.sq, pc.facing, rng)
+                    if t not in self.closed and self.flames.get(t, 0) < 2 and sees(t)]
+        seen: dict[tuple[int, str | None], int] = {}
+        for t in self.feat.arc_squares(b, pc.sq, pc.facing, rng):
+            key = (t // b.plane, b.section[t])
+            if key in seen or t in self.closed:
+                continue
+            if sees(t):
+                seen[key] = t
+        # [PF] the flamer also fires up or down through a ladder or pitfall square (that section only)
+        for _here, there, opp, _upper in self.feat._views.get(pc.sq, ()):
+            for t in (there, opp):
+                key = (t // b.plane, b.section[t]) if t >= 0 else (-1, None)
+                if t >= 0 and key not in seen and t not in self.closed and sees(t):
+                    seen[key] = t
+        return list(seen.values())
+
+    def _act_shoot(self, pc: Piece, a: Action, reaction: bool) -> None:
+        cost = 0 if pc.free else 1
+        self._pay(pc, cost, reaction)
+        pc.free = False
+        self._shoot(pc, a.args[1], overwatch=False)
+
+    def _shoot(self, pc: Piece, tid: str, overwatch: bool) -> None:
+        g = self.game
+        sustained = g.sustained_on and pc.sus == tid
+        b = g.board
+        if pc.ranged == "assault_cannon":
+            pc.ammo -= 1
+        door_sq = b.doors.get(tid)
+        target = self.p.get(tid)
+        tsq = door_sq if door_sq is not None else (target.sq if target else -1)
+        rubble = self.feat.rubble_between(b, pc.sq, tsq) if self.feat.rubble else 0
+        res = cb.ranged_attack(
+            self.dice, pc.ranged, ruleset=g.ruleset, sustained=sustained, overwatch=overwatch,
+            alpha=bool(target and target.alpha), rubble_piles=rubble,
+            ac_reloaded=pc.reloaded,
+        )
+        self._note(f"{pc.id} shoots {tid}{' (sustained)' if sustained else ''}: {'kill' if res.kill else 'miss'}")
+        if res.kill:
+            if door_sq is not None:
+                self._destroy_door(tid)
+            elif target is not None:
+                killed_sq = target.sq
+                self._kill(target, pc.id, "shot")
+                if g.options["overkill"] and pc.ranged == "storm_bolter":
+                    need = 5 if sustained else 6
+                    if sum(1 for d in res.dice if d >= need) >= 2:
+                        self._overkill(pc, killed_sq)
+            pc.sus = ""
+        elif g.sustained_on:
+            pc.sus = tid
+        if res.jam:
+            pc.jam = True
+            self._note(f"{pc.id} jams")
+        if res.explode:
+            self._explode(pc)
+
+    def _overkill(self, pc: Piece, sq: int) -> None:
+        for n in self.game.board.nbr[sq]:
+            tid = self.occ.get(n)
+            if tid is not None and self.p[tid].kind == "stealer" and self._sees(pc, n):
+                self._kill(self.p[tid], pc.id, "overkill")
+                return
+
+    def _explode(self, pc: Piece) -> None:
+        b = self.game.board
+        sq = pc.sq
+        self._note(f"{pc.id}'s assault cannon explodes")
+        self._kill(pc, None, "explosion")
+        for t in b.section_squares(sq):
+            tid = self.occ.get(t)
+            if tid is not None and self.dice.d6() >= 4:
+                self._kill(self.p[tid], pc.id, "explosion")
+            did = b.door_at.get(t)
+            if did is not None and self.door_state[did] != "destroyed" and b.door_kind[did] == "door":
+                if self.dice.d6() >= 4:
+                    self._destroy_door(did)
+
+    def _destroy_door(self, did: str) -> None:
+        self.door_state[did] = "destroyed"
+        self.closed.pop(self.game.board.doors[did], None)
+        self._note(f"door {did} destroyed")
+
+    def _act_flame(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self._pay(pc, 2, reaction)
+        b = self.game.board
+        t = b.parse_sq(a.args[1])
+        if self.game.markers:
+            self._flame_marker(pc, t)
+            return
+        pc.ammo -= 1
+        area = self._flame_area(t)
+        if self.game.fire_module:
+            # [AE-F] fire counters fall through pitfalls and ladder tops to the level below, never upward.
+            feat = self.feat
+            below = [feat.pit_down[sq] if sq in feat.pit_down else feat.ladder[sq]
+                     for sq in area if sq in feat.pit_down or sq in feat.ladder_top]
+            area = sorted(set(area) | {sq for sq in below if sq >= 0})
+        for sq in area:
+            self.flames[sq] = 1
+        self.flamed_sections[(t // b.plane, b.section[t] or "")] = 1
+        self._note(f"{pc.id} flames {b.name(t)} ({len(area)} squares)")
+        for sq in area:
+            tid = self.occ.get(sq)
+            if tid is not None:
+                self._burn(self.p[tid], pc.id)
+
+    def _flame_marker(self, pc: Piece, t: int) -> None:
+        """[2e] one flamer marker on t (a shot may chain more on adjacent squares: the "chain" decision)."""
+        pc.ammo -= 1
+        self.flames[t] = self.flames.get(t, 0) + 1
+        self.flamed_sections[(t // self.game.board.plane, self.game.board.section[t] or "")] = 1
+        self._note(f"{pc.id} flames {self.game.board.name(t)}")
+        tid = self.occ.get(t)
+        if tid is not None:
+            self._burn(self.p[tid], pc.id)
+        if pc.id in self.p and pc.ammo > 0:
+            self.stack.append(("chain", pc.id, t))
+
+    def _legal_chain(self, frame: tuple[Any, ...]) -> list[Action]:
+        pc = self.p.get(frame[1])
+        if pc is None or pc.ammo <= 0:
+            return []
+        b = self.game.board
+        near = {*b.nbr[frame[2]], frame[2]}  # the next marker goes next to the last, or stacks on it
+        out = [act("flame", pc.id, b.name(t)) for t in self._flame_targets(pc) if t in near]
+        return [*out, PASS] if out else []
+
+    def _do_chain(self, frame: tuple[Any, ...], a: Action) -> None:
+        if a.verb == "flame":
+            self._flame_marker(self.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
+
+    def _burn(self, q: Piece, killer: str | None) -> None:
+        """A model or blip caught in flames: 4e 2+ (classic: dies unless 6); [AE-F] Marines die on 3+."""
+        if self.game.fire_module and q.kind == "marine":
+            killed = self.dice.d6() >= 3
+        else:
+            _die, killed = cb.flamer_attack(self.dice, ruleset=self.game.ruleset, alpha=q.alpha)
+        if killed:
+            self._kill(q, killer, "flamed")
+
+    def _flame_area(self, t: int) -> list[int]:
+        """The flamed squares: t's section, not past closed doors."""
+        b = self.game.board
+        sec = b.section[t]
+        seen = {t: None}
+        todo = [t]
+        while todo:
+            s = todo.pop()
+            for n in b.nbr[s]:
+                if n >= 0 and n not in seen and b.section[n] == sec and n not in self.closed:
+                    seen[n] = None
+                    todo.append(n)
+        return sorted(seen)
+
+    def _run_susq(self, frame: tuple[Any, ...]) -> None:
+        """Sustained fire is lost when another Genestealer acts or the shooter loses LOS to the target."""
+        g = self.p.get(frame[1])
+        for m in self.p.values():
+            if m.kind == "marine" and m.sus and m.sus not in self.game.board.doors:
+                if m.sus != frame[1] or g is None or not self._sees(m, g.sq):
+                    m.sus = ""
+
+    def _run_owq(self, frame: tuple[Any, ...]) -> None:
+        g = self.p.get(frame[1])
+        if g is None or g.sq < 0:
+            return
+        b = self.game.board
+        rng = self.game.ow_range
+        shooters = tuple(
+            m.id for m in self.p.values()
+            if m.kind == "marine" and m.ow and not m.jam and m.sq >= 0 and (m.ranged != "assault_cannon" or m.ammo > 0)
+            and (m.sq // b.plane != g.sq // b.plane or b.rng(m.sq, g.sq) <= rng) and self._sees(m, g.sq)
+        )
+        if shooters:
+            self.stack.append(("ow", g.id, shooters, ()))
+
+    def _legal_ow(self, frame: tuple[Any, ...]) -> list[Action]:
+        _, _gid, remaining, _declared = frame
+        mid = remaining[0]
+        if self.game.options["overwatch_compulsory"]:
+            return [act("fire", mid)]
+        return [act("fire", mid), act("hold", mid)]
+
+    def _do_ow(self, frame: tuple[Any, ...], a: Action) -> None:
+        _, gid, remaining, declared = frame
+        if a.verb == "fire":
+            declared = (*declared, a.args[0])
+        remaining = remaining[1:]
+        if remaining:
+            self.stack.append(("ow", gid, remaining, declared))
+            return
+        for mid in declared:
+            m, g = self.p.get(mid), self.p.get(gid)
+            if m is None or g is None:
+                break
+            self._shoot(m, gid, overwatch=True)
+
+    def _run_owdoorq(self, frame: tuple[Any, ...]) -> None:
+        did = frame[1]
+        b = self.game.board
+        t = b.doors[did]
+        if self.door_state.get(did) != "closed":
+            return
+        shooters = tuple(
+            m.id for m in self.p.values()
+            if m.kind == "marine" and m.ow and not m.jam and m.sq >= 0
+            and m.ranged in ("storm_bolter", "assault_cannon")
+            and m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= self.game.ow_range and self._sees(m, t)
+        )
+        if shooters:
+            self.stack.append(("owdoor", did, shooters, ()))
+
+    def _legal_owdoor(self, frame: tuple[Any, ...]) -> list[Action]:
+        mid = frame[2][0]
+        return [act("fire", mid), act("hold", mid)]
+
+    def _do_owdoor(self, frame: tuple[Any, ...], a: Action) -> None:
+        _, did, remaining, declared = frame
+        if a.verb == "fire":
+            declared = (*declared, a.args[0])
+        if remaining[1:]:
+            self.stack.append(("owdoor", did, remaining[1:], declared))
+            return
+        for mid in declared:
+            m = self.p.get(mid)
+            if m is None or self.door_state.get(did) != "closed":
+                break
+            self._shoot(m, did, overwatch=True)

@@ -1,0 +1,104 @@
+"""Turn structure: set-up, command phase, reinforcement, action phases and the end phase."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.rules.acting import ActingRules
+from engine.rules.actions import Action, act
+from engine.rules.features import placed_features, setup_squares
+from engine.rules.state_core import BLIP_AP, MARINE_AP, STEALER_AP
+
+
+class PhaseRules(ActingRules):
+    """Turn structure: set-up, command phase, reinforcement, action phases and the end phase."""
+
+    def _run_setup_done(self, frame: tuple[Any, ...]) -> None:
+        self.feat = placed_features(self.game, self.setup_placed, self.setup_order)
+        self._note("counters turned face up")
+
+    def _legal_setup(self, frame: tuple[Any, ...]) -> list[Action]:
+        b = self.game.board
+        return [act("setup", b.name(t)) for t in setup_squares(self.game, self.setup_placed)]
+
+    def _do_setup(self, frame: tuple[Any, ...], a: Action) -> None:
+        self.setup_placed = {**self.setup_placed, self.game.board.parse_sq(a.args[0]): frame[1]}
+
+    def _run_begin_marines(self, frame: tuple[Any, ...]) -> None:
+        self.phase = "marines"
+        self.active = None
+        self.activations = 0
+        self.psi_used = False
+        for pc in self.p.values():
+            if pc.kind == "marine":
+                pc.ap, pc.st, pc.free, pc.acted = MARINE_AP, 0, False, False
+        self.cp = self.cp_start = self.dice.d6()
+        self._note(f"command points {self.cp}")
+        if self.game.options["command_points"] == "chits" and any(
+            pc.rank == "sergeant" and pc.sq >= 0 for pc in self.p.values() if pc.kind == "marine"
+        ):
+            self.stack.append(("cmd",))
+
+    def _legal_cmd(self, frame: tuple[Any, ...]) -> list[Action]:
+        return [act("cp", "keep"), act("cp", "redraw")]
+
+    def _do_cmd(self, frame: tuple[Any, ...], a: Action) -> None:
+        if a.args[0] == "redraw":
+            self.cp = self.cp_start = self.dice.d6()
+            self._note(f"redraw: command points {self.cp}")
+
+    def _end_phase_step(self) -> None:
+        self._end_activation()
+        if self.phase == "marines":
+            self._begin_stealers()
+        else:
+            self._end_phase()
+
+    def _begin_stealers(self) -> None:
+        if self.game.markers and self.flames:
+            # [2e] record keeping: one flamer marker is removed from each square at the end of the Marine phase
+            self.flames = {t: n - 1 for t, n in self.flames.items() if n > 1}
+        self.phase = "stealers"
+        self.active = None
+        b = self.game.board
+        radius = int(self.game.options["lurk_radius"])  # type: ignore[call-overload]
+        marine_sqs = [pc.sq for pc in self.p.values() if pc.kind == "marine" and pc.sq >= 0]
+        locked = tuple(
+            eid for eid, esq in b.entries.items()
+            if any(ms // b.plane == esq // b.plane and b.rng(ms, esq) <= radius for ms in marine_sqs)
+        )
+        self.stack.append(("begin_stealer_actions",))
+        for r in reversed(self.game.mission.genestealers.reinforcements):
+            if r.from_turn <= self.turn and (r.to_turn is None or self.turn <= r.to_turn):
+                self.stack.append(("lurk", r.per_turn, tuple(r.entry_areas), r.pool, locked))
+
+    def _run_begin_stealer_actions(self, frame: tuple[Any, ...]) -> None:
+        for pc in self.p.values():
+            if pc.kind != "marine":
+                pc.ap = STEALER_AP if pc.kind == "stealer" else BLIP_AP
+                pc.st, pc.acted = 0, False
+
+    def _end_phase(self) -> None:
+        if self.game.markers:
+            # [2e] models that did not move out of a flamed square are hit again
+            for t in sorted(self.flames):
+                tid = self.occ.get(t)
+                if tid is not None:
+                    self._burn(self.p[tid], None)
+        self._check_victory(end_phase=True)
+        if self.result_ is not None:
+            return
+        self.flames.clear()
+        self.barriers.clear()
+        self.cp = 0
+        keep_jams = self.game.ruleset == "classic"  # [2e] jammed bolters stay jammed until cleared
+        for pc in self.p.values():
+            pc.ow = pc.guard = False
+            pc.jam = pc.jam and keep_jams
+            pc.sus = ""
+            pc.lock = False
+        if self.turn >= self.game.turn_cap:
+            self._finish("draw", f"turn cap {self.game.turn_cap} reached")
+            return
+        self.turn += 1
+        self.stack.append(("begin_marines",))

@@ -1,0 +1,249 @@
+"""State core: the pieces and tables of one game, its read-only views, notes and AP/CP payment."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+from engine.rules.board import FACE_INDEX, FACE_NAMES, Line
+from engine.rules.dice import Dice
+from engine.rules.features import draw_features
+from engine.rules.pieces import BlipView, GameResult, ModelView, Piece
+
+if TYPE_CHECKING:
+    from engine.rules.actions import Action
+    from engine.rules.game import Game
+    from engine.rules.pieces import Death, Event
+
+M: Final = "marines"
+G: Final = "genestealers"
+Player = Literal["marines", "genestealers"]
+MARINE_AP, STEALER_AP, BLIP_AP = 4, 6, 6
+BLIP_POOL_VALUES = {1: 9, 2: 4, 3: 9}
+
+
+class StateCore:
+    """The data of one game in progress; the rules live in the layers above (see game.GameState)."""
+
+    game: Game
+
+    def __init__(self, game: Game, dice: Dice, rng: random.Random | None = None, *, _blank: bool = False) -> None:
+        self.game = game
+        self.dice = dice
+        if _blank:
+            return
+        rng = rng if rng is not None else dice.rng
+        b = game.board
+        mission = game.mission
+        self.turn = 1
+        self.phase = "setup"
+        self.p: dict[str, Piece] = {}
+        self.occ: dict[int, str] = {}
+        self.closed: dict[int, str] = {}
+        self.door_state: dict[str, str] = {}
+        for d in mission.doors:
+            self.door_state[d.id] = d.state
+            if d.state == "closed":
+                self.closed[b.doors[d.id]] = d.id
+        self.flames: dict[int, int] = {}
+        self.barriers: dict[int, int] = {}
+        self.cp = 0
+        self.cp_start = 0
+        self.psi = mission.marines.psi_points
+        self.psi_used = False
+        self.active: str | None = None
+        self.activations = 0
+        self.stack: list[tuple[Any, ...]] = []
+        self.result_: GameResult | None = None
+        self.deaths: list[Death] = []
+        self.escaped: list[str] = []
+        self.escaped_via: dict[str, str] = {}
+        self.traffic: dict[int, int] = {}
+        self.flamed_sections: dict[tuple[int, str], int] = {}
+        self.log: list[Event] = []
+        self.alpha_used = False
+        players_setup = mission.random_setup is not None and game.options["random_setup"] == "players"
+        self.feat = game._static_features or draw_features(game, None if players_setup else rng)
+        self.setup_order: list[int] = []
+        self.setup_placed: dict[int, int] = {}
+        self.obj_at: dict[int, str] = {}
+        for o in mission.objectives:
+            if o.kind == "object":
+                self.obj_at[b.sq_of(o.level, o.x, o.y)] = o.id
+        self.objective_carried_to: dict[str, str] = {}
+        for mm in mission.marines.squad:
+            pc = Piece(mm.id, "marine")
+            pc.sq = b.sq_of(mm.level, mm.x, mm.y)
+            pc.facing = FACE_INDEX[mm.facing]
+            pc.rank, pc.ranged, pc.melee, pc.shield = mm.rank, mm.ranged, mm.melee, mm.storm_shield
+            if pc.ranged == "assault_cannon":
+                pc.ammo = int(game.options["assault_cannon_shots"])  # type: ignore[call-overload]
+            elif pc.ranged == "heavy_flamer":
+                pc.ammo = int(game.options["flamer_shots"])  # type: ignore[call-overload]
+            self.p[pc.id] = pc
+            self.occ[pc.sq] = pc.id
+        gs = mission.genestealers
+        pool = gs.pool or BLIP_POOL_VALUES
+        self.pile: list[int] = [v for v in sorted(pool) for _ in range(pool[v])]
+        rng.shuffle(self.pile)
+        self.used: list[int] = []
+        self.limited_unit = gs.limited.unit if gs.limited else None
+        self.limited_left = gs.limited.total if gs.limited else None
+        self.model_cap = gs.model_cap
+        self.seq = 0
+        self._fx: list[str] = []
+        self._legal_key = -1
+        self._legal: list[Action] = []
+        self._seen_memo: dict[int, bool] | None = None
+        self._seen_cand: frozenset[int] | None = None
+        self._near_memo: dict[int, bool] | None = None
+        self._blip_eyes_memo: tuple[tuple[str, int, dict[int, Line], frozenset[int]], ...] | None = None
+        # (seeing Marines' key, their eyes, every square in their views): immutable, shared by copies
+        self._sight_cache: tuple[tuple[object, ...], tuple[tuple[str, int, dict[int, Line], frozenset[int]], ...],
+                                 frozenset[int]] | None = None
+        self.version = 0
+        # In execution order: the players' Pitfall set-up (if chosen), the starting blips placed by the
+        # Genestealer player, then the first Marine turn.
+        seq: list[tuple[Any, ...]] = []
+        if players_setup and mission.random_setup is not None:
+            # [PF] the counters are shuffled face down and placed alternately by the players (Marines first).
+            self.setup_order = list(range(len(mission.random_setup.counters)))
+            rng.shuffle(self.setup_order)
+            seq += [("setup", k, M if k % 2 == 0 else G) for k in range(len(self.setup_order))]
+            seq.append(("setup_done",))
+        n = gs.starting.blips
+        if n:
+            seq.append(("lurk", n, tuple(gs.starting.entry_areas), "limited"))
+        seq.append(("begin_marines",))
+        self.stack = seq[::-1]
+
+    def _view(self, pc: Piece) -> ModelView:
+        b = self.game.board
+        lvl = x = y = None
+        if pc.sq >= 0:
+            li, x, y = b.lxy(pc.sq)
+            lvl = b.level_ids[li]
+        return ModelView(
+            pc.id, pc.kind, lvl, x, y, FACE_NAMES[pc.facing] if pc.facing >= 0 else None,  # type: ignore[arg-type]
+            pc.ap, pc.st != 0, pc.ow, pc.guard, pc.jam, pc.prone, pc.carry or None, pc.rank, pc.ranged,
+            pc.melee, pc.ammo, pc.alpha, pc.entry if pc.sq < 0 else None,
+        )
+
+    def marines(self) -> list[ModelView]:
+        return [self._view(pc) for pc in self.p.values() if pc.kind == "marine"]
+
+    def genestealers(self) -> list[ModelView]:
+        return [self._view(pc) for pc in self.p.values() if pc.kind == "stealer"]
+
+    def blips(self, viewer: Player | None = None) -> list[BlipView]:
+        """Blips; their value is hidden when viewer is "marines"."""
+        b = self.game.board
+        out = []
+        for pc in self.p.values():
+            if pc.kind != "blip":
+                continue
+            lvl = x = y = None
+            if pc.sq >= 0:
+                li, x, y = b.lxy(pc.sq)
+                lvl = b.level_ids[li]
+            out.append(BlipView(pc.id, lvl, x, y, None, pc.ap, pc.st != 0,
+                                None if viewer == M else pc.value, pc.entry if pc.sq < 0 else None))
+        return out
+
+    def piece(self, pid: str) -> Piece | None:
+        """The live piece (read it, do not mutate it)."""
+        return self.p.get(pid)
+
+    @property
+    def command_points(self) -> int:
+        return self.cp
+
+    def casualties(self) -> dict[str, int]:
+        out = {M: 0, G: 0}
+        for d in self.deaths:
+            out[M if d.kind == "marine" else G] += 1
+        return out
+
+    def square_name(self, sq: int) -> str:
+        return self.game.board.name(sq)
+
+    def traffic_squares(self) -> dict[tuple[str, int, int], int]:
+        """How many times Genestealers and blips entered each square: (level, x, y) -> count."""
+        b = self.game.board
+        out = {}
+        for sq in sorted(self.traffic):
+            li, x, y = b.lxy(sq)
+            out[(b.level_ids[li], x, y)] = self.traffic[sq]
+        return out
+
+    def features(self) -> dict[str, list[tuple[str, int, int]]]:
+        """This game's pitfalls, ladder ends, rubble and chutes as (level, x, y)."""
+        return self.feat.describe(self.game.board)
+
+    def _note(self, text: str) -> None:
+        self._fx.append(text)
+
+    def _end_activation(self) -> None:
+        if self.active is not None:
+            pc = self.p.get(self.active)
+            if pc is not None:
+                pc.st = 2
+                pc.free = False
+            self.active = None
+
+    def _finish(self, winner: str, reason: str) -> None:
+        if self.result_ is None:
+            self.result_ = GameResult(winner, self.turn, reason)  # type: ignore[arg-type]
+            self.stack.clear()
+            self._note(f"game over: {winner} ({reason})")
+
+    def _new_id(self, prefix: str) -> str:
+        self.seq += 1
+        return f"{prefix}{self.seq}"
+
+    def _stealer_count(self) -> int:
+        return sum(1 for pc in self.p.values() if pc.kind == "stealer")
+
+    def _free_square(self, t: int) -> bool:
+        return t >= 0 and t not in self.occ and t not in self.closed and t not in self.barriers
+
+    def _front(self, pc: Piece) -> int:
+        return self.game.board.nbr[pc.sq][pc.facing * 2]
+
+    def _budget(self, pc: Piece, reaction: bool) -> int:
+        if pc.kind == "marine":
+            if reaction:
+                return self.cp
+            if pc.st == 2:
+                return self.cp
+            if pc.st == 0 and self.game.cap is not None and self.activations >= self.game.cap:  # type: ignore[operator]
+                return self.cp
+            return pc.ap + self.cp
+        return pc.ap if pc.st != 2 else 0
+
+    def _pay(self, pc: Piece, cost: int, reaction: bool) -> None:
+        if pc.kind == "marine":
+            if reaction or pc.st == 2 or (
+                pc.st == 0 and self.game.cap is not None and self.activations >= self.game.cap  # type: ignore[operator]
+            ):
+                self.cp -= cost
+                if cost:
+                    self._note(f"{cost} CP")
+                return
+            if pc.st == 0:
+                self._end_activation()
+                pc.st = 1
+                self.active = pc.id
+                self.activations += 1
+            from_ap = min(pc.ap, cost)
+            pc.ap -= from_ap
+            if cost - from_ap:
+                self.cp -= cost - from_ap
+                self._note(f"{cost - from_ap} CP")
+            return
+        if pc.st == 0:
+            self._end_activation()
+            pc.st = 1
+            self.active = pc.id
+        pc.ap -= cost
+        pc.acted = True
