@@ -152,5 +152,5 @@ def test_params_change_behaviour() -> None:
 
 
 def test_flamer_reaches_the_section_in_the_long_drop() -> None:
-    lo, _ = _rate("the_long_drop", "heuristic-marines", "random", "marines", 8)
+    lo, _ = _rate("the_long_drop", "heuristic-marines", "random", "marines", 16)
     assert lo > 0.5
