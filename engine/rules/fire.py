@@ -132,8 +132,11 @@ class FireRules(PlacementRules):
             below = [feat.pit_down[sq] if sq in feat.pit_down else feat.ladder[sq]
                      for sq in area if sq in feat.pit_down or sq in feat.ladder_top]
             area = sorted(set(area) | {sq for sq in below if sq >= 0})
+        # [AE-F] each counter is a layer for one turn; fire that lasts longer is stacked, and new fire on old
+        # fire keeps the longer of the two.
+        layers = int(self.game.options["fire_turns"]) if self.game.fire_module else 1  # type: ignore[call-overload]
         for sq in area:
-            self.flames[sq] = 1
+            self.flames[sq] = max(self.flames.get(sq, 0), layers)
         self.flamed_sections[(t // b.plane, b.section[t] or "")] = 1
         self._note(f"{pc.id} flames {b.name(t)} ({len(area)} squares)")
         for sq in area:

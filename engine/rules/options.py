@@ -27,6 +27,7 @@ DEFAULTS: dict[str, object] = {
     "turn_cap": 50,
     "random_setup": "random",
     "cp_reactions": True,
+    "fire_turns": 1,
 }
 
 # What the classic ([2e]) ruleset changes before the mission's own options apply.
@@ -53,6 +54,7 @@ _INTS: dict[str, tuple[int, int]] = {
     "lurk_radius": (0, 200),
     "max_lurking": (1, 99),
     "turn_cap": (1, 999),
+    "fire_turns": (1, 9),
 }
 
 

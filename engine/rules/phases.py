@@ -88,7 +88,11 @@ class PhaseRules(ActingRules):
         self._check_victory(end_phase=True)
         if self.result_ is not None:
             return
-        self.flames.clear()
+        if self.game.fire_module:
+            # [AE-F] the reset phase removes only the top-most layer of each fire counter
+            self.flames = {t: n - 1 for t, n in self.flames.items() if n > 1}
+        else:
+            self.flames.clear()
         self.barriers.clear()
         self.cp = 0
         keep_jams = self.game.ruleset == "classic"  # [2e] jammed bolters stay jammed until cleared
@@ -101,4 +105,13 @@ class PhaseRules(ActingRules):
             self._finish("draw", f"turn cap {self.game.turn_cap} reached")
             return
         self.turn += 1
+        if self.game.fire_module and self.flames:
+            # [AE-F] at the start of each new turn, whoever is still inside a lasting fire is attacked again
+            for t in sorted(self.flames):
+                tid = self.occ.get(t)
+                if tid is not None:
+                    self._burn(self.p[tid], None)
+            self._check_victory(end_phase=False)
+            if self.result_ is not None:
+                return
         self.stack.append(("begin_marines",))

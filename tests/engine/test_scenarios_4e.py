@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.rules.testing import play, scenario, where
 
 CORRIDOR = ["##########", "#aaaaaaaa#", "##########"]
@@ -24,8 +26,9 @@ def test_move_and_fire_then_sustained_fire() -> None:
 def test_overwatch_example_second_shot_sustained() -> None:
     # "Tir en Alerte": the Genestealer advances (1), the Marine fires and misses; it advances again (2), the
     # second overwatch shot kills with the sustained bonus (5+).
-    s = scenario(CORRIDOR, marines=[("m1", 1, 1, "E")], stealers=[("g1", 7, 1, "W")], phase="stealers",
-                 dice=[1, 3, 4, 5])
+    s = scenario(
+        CORRIDOR, marines=[("m1", 1, 1, "E")], stealers=[("g1", 7, 1, "W")], phase="stealers", dice=[1, 3, 4, 5]
+    )
     s.p["m1"].ow = True
     play(s, "move g1 W")
     assert s.current_player() == "marines"
@@ -39,8 +42,7 @@ def test_overwatch_example_second_shot_sustained() -> None:
 
 def test_overwatch_double_jams_and_range_12() -> None:
     rows = ["################", "#aaaaaaaaaaaaaa#", "################"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E")], stealers=[("g1", 14, 1, "W")], phase="stealers",
-                 dice=[3, 3])
+    s = scenario(rows, marines=[("m1", 1, 1, "E")], stealers=[("g1", 14, 1, "W")], phase="stealers", dice=[3, 3])
     s.p["m1"].ow = True
     play(s, "move g1 W")  # range 12: now in overwatch range (13 -> 12)
     play(s, "fire m1")
@@ -60,8 +62,13 @@ def test_overwatch_out_of_range_does_not_fire() -> None:
 def test_two_marines_on_overwatch_declare_then_fire() -> None:
     # "Alertes Croisées": both Marines may fire at the Genestealer that acted in their arcs.
     rows = ["#######", "#aaaaa#", "#aaaaa#", "#aaaaa#", "#######"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E"), ("m2", 1, 3, "E")], stealers=[("g1", 5, 2, "N")],
-                 phase="stealers", dice=[1, 2, 6, 4])
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E"), ("m2", 1, 3, "E")],
+        stealers=[("g1", 5, 2, "N")],
+        phase="stealers",
+        dice=[1, 2, 6, 4],
+    )
     s.p["m1"].ow = s.p["m2"].ow = True
     play(s, "move g1 W W")  # one square sideways and a free 90° turn to the left: one action
     assert [str(a) for a in s.legal_actions()] == ["fire m1", "hold m1"]
@@ -71,16 +78,18 @@ def test_two_marines_on_overwatch_declare_then_fire() -> None:
 
 def test_close_assault_example_stealer_wins() -> None:
     # "Résoudre un Corps à Corps": Genestealer 2, 4, 5 -> 5; Marine 4: the Marine dies.
-    s = scenario(CORRIDOR, marines=[("m1", 2, 1, "E")], stealers=[("g1", 3, 1, "W")], phase="stealers",
-                 dice=[4, 2, 4, 5])
+    s = scenario(
+        CORRIDOR, marines=[("m1", 2, 1, "E")], stealers=[("g1", 3, 1, "W")], phase="stealers", dice=[4, 2, 4, 5]
+    )
     play(s, "assault g1 m1")
     assert "m1" not in s.p and s.deaths[-1].killer == "g1"
 
 
 def test_guard_example_reroll_wins_and_guard_stays() -> None:
     # "Action de Garde": Genestealer 2, 4, 5; Marine 4, re-rolled on guard to 6: the Genestealer dies.
-    s = scenario(CORRIDOR, marines=[("m1", 2, 1, "E")], stealers=[("g1", 3, 1, "W")], phase="stealers",
-                 dice=[4, 2, 4, 5, 6])
+    s = scenario(
+        CORRIDOR, marines=[("m1", 2, 1, "E")], stealers=[("g1", 3, 1, "W")], phase="stealers", dice=[4, 2, 4, 5, 6]
+    )
     s.p["m1"].guard = True
     play(s, "assault g1 m1")
     assert [str(a) for a in s.legal_actions()] == ["guardroll 0", "pass"]
@@ -91,8 +100,7 @@ def test_guard_example_reroll_wins_and_guard_stays() -> None:
 def test_flank_attack_marine_wins_may_turn_to_face() -> None:
     # The Genestealer attacks from the side; the Marine wins but cannot kill: he may turn to face it.
     rows = ["#####", "#aaa#", "#aaa#", "#####"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E")], stealers=[("g1", 1, 2, "N")], phase="stealers",
-                 dice=[6, 1, 2, 3])
+    s = scenario(rows, marines=[("m1", 1, 1, "E")], stealers=[("g1", 1, 2, "N")], phase="stealers", dice=[6, 1, 2, 3])
     play(s, "assault g1 m1")
     assert "g1" in s.p and "m1" in s.p
     assert s.current_player() == "marines"
@@ -102,8 +110,13 @@ def test_flank_attack_marine_wins_may_turn_to_face() -> None:
 
 
 def test_parry_forces_reroll_of_chosen_die() -> None:
-    s = scenario(CORRIDOR, marines=[("sgt", 2, 1, "E", "sergeant", "storm_bolter", "power_sword")],
-                 stealers=[("g1", 3, 1, "W")], phase="stealers", dice=[4, 6, 2, 1, 1])
+    s = scenario(
+        CORRIDOR,
+        marines=[("sgt", 2, 1, "E", "sergeant", "storm_bolter", "power_sword")],
+        stealers=[("g1", 3, 1, "W")],
+        phase="stealers",
+        dice=[4, 6, 2, 1, 1],
+    )
     play(s, "assault g1 sgt")
     assert "parry 0" in [str(a) for a in s.legal_actions()]
     play(s, "parry 0")  # the 6 becomes a 1: sergeant 4+1 = 5 beats 2 and kills (he faces it)
@@ -115,8 +128,9 @@ def test_door_opened_reveals_blip_marine_places_second() -> None:
     # Genestealer goes on the blip's square, the Marine player places the second further down the corridor,
     # the Genestealer player chooses facings.
     rows = ["##########", "#aaaDbbbb#", "##########"]
-    s = scenario(rows, marines=[("m1", 3, 1, "E", "marine", "assault_cannon")], doors=[("D1", 4, 1)],
-                 blips=[("b1", 5, 1, 2)])
+    s = scenario(
+        rows, marines=[("m1", 3, 1, "E", "marine", "assault_cannon")], doors=[("D1", 4, 1)], blips=[("b1", 5, 1, 2)]
+    )
     play(s, "open m1 D1")
     assert "b1" not in s.p
     assert s.current_player() == "genestealers"  # facing of the first Genestealer
@@ -139,8 +153,9 @@ def test_blip_may_not_move_into_los_or_next_to_marine() -> None:
     play(s, "move b1 N")
     # (1, 1) and (2, 1) are in the Marine's LOS along the corridor: the blip must stop.
     assert [str(a) for a in s.legal_actions() if a.verb == "move"] == ["move b1 S"]
-    s2 = scenario(["#####", "#aaa#", "#aaa#", "#####"], marines=[("m1", 1, 1, "W")], blips=[("b1", 3, 2, 1)],
-                  phase="stealers")
+    s2 = scenario(
+        ["#####", "#aaa#", "#aaa#", "#####"], marines=[("m1", 1, 1, "W")], blips=[("b1", 3, 2, 1)], phase="stealers"
+    )
     # Out of the Marine's arc, but (2, 1) and (2, 2) are next to him.
     assert [str(a) for a in s2.legal_actions() if a.verb == "move"] == ["move b1 N"]
 
@@ -155,8 +170,13 @@ def test_bolter_kills_door() -> None:
 
 def test_flamer_section_and_markers() -> None:
     rows = ["#########", "#aaaDbbb#", "#########"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E", "marine", "heavy_flamer")], doors=[("D1", 4, 1)],
-                 stealers=[("g1", 3, 1, "W"), ("g2", 2, 1, "W")], dice=[1, 5, 1, 1])
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E", "marine", "heavy_flamer")],
+        doors=[("D1", 4, 1)],
+        stealers=[("g1", 3, 1, "W"), ("g2", 2, 1, "W")],
+        dice=[1, 5, 1, 1],
+    )
     s.p["m1"].facing = 1
     flames = [str(a) for a in s.legal_actions() if a.verb == "flame"]
     assert flames == ["flame m1 upper:2,1"]
@@ -192,8 +212,12 @@ def test_alpha_is_a_genestealer_player_decision_and_replaces_the_three() -> None
 
 def test_archivist_psychic_storm_and_barrier() -> None:
     rows = ["#########", "#aaaaaaa#", "#########"]
-    s = scenario(rows, marines=[("arch", 1, 1, "E", "archivist", "storm_bolter", "force_axe")],
-                 stealers=[("g1", 5, 1, "W")], dice=[2])
+    s = scenario(
+        rows,
+        marines=[("arch", 1, 1, "E", "archivist", "storm_bolter", "force_axe")],
+        stealers=[("g1", 5, 1, "W")],
+        dice=[2],
+    )
     acts = [str(a) for a in s.legal_actions() if a.verb == "psi"]
     assert "psi storm g1" in acts and "psi barrier upper:3,1" in acts and "psi prescience" not in acts
     play(s, "psi storm g1")
@@ -204,10 +228,15 @@ def test_archivist_psychic_storm_and_barrier() -> None:
 def test_ae_fire_module_marines_3_plus_fire_falls_and_blocks_moves_within() -> None:
     up = ["#######", "#aaaaa#", "#######"]
     down = ["#######", "#bbbbb#", "#######"]
-    s = scenario(up, lower=down, pitfalls=[("A", 3, 1)],
-                 marines=[("m1", 1, 1, "E", "marine", "heavy_flamer"), ("m2", 2, 1, "E")],
-                 stealers=[("g1", 4, 1, "W"), ("g2", 3, 1, "N", "lower")],
-                 game_options={"fire_module": True}, dice=[2, 1, 2, 1])
+    s = scenario(
+        up,
+        lower=down,
+        pitfalls=[("A", 3, 1)],
+        marines=[("m1", 1, 1, "E", "marine", "heavy_flamer"), ("m2", 2, 1, "E")],
+        stealers=[("g1", 4, 1, "W"), ("g2", 3, 1, "N", "lower")],
+        game_options={"fire_module": True},
+        dice=[2, 1, 2, 1],
+    )
     assert [str(a) for a in s.legal_actions() if a.verb == "flame"] == ["flame m1 upper:2,1"]
     play(s, "flame m1 upper:2,1")
     b = s.game.board
@@ -227,8 +256,13 @@ def test_ae_fire_units_may_only_step_out() -> None:
 
 def test_sustained_fire_lost_when_another_stealer_acts() -> None:
     rows = ["##########", "#aaaaaaaa#", "#aaaaaaaa#", "##########"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E")], stealers=[("g1", 8, 1, "W"), ("g2", 8, 2, "W")],
-                 phase="stealers", dice=[1, 2, 5, 5])
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E")],
+        stealers=[("g1", 8, 1, "W"), ("g2", 8, 2, "W")],
+        phase="stealers",
+        dice=[1, 2, 5, 5],
+    )
     s.p["m1"].ow = True
     play(s, "move g1 W", "fire m1")
     assert s.p["m1"].sus == "g1"
@@ -238,8 +272,14 @@ def test_sustained_fire_lost_when_another_stealer_acts() -> None:
 
 def test_overwatch_may_shoot_a_door_closing_in_los() -> None:
     rows = ["########", "#aaaDbb#", "########"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E")], stealers=[("g1", 5, 1, "W")], doors=[("D1", 4, 1)],
-                 phase="stealers", dice=[6, 2])
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E")],
+        stealers=[("g1", 5, 1, "W")],
+        doors=[("D1", 4, 1)],
+        phase="stealers",
+        dice=[6, 2],
+    )
     s.version += 1
     s.door_state["D1"] = "open"
     s.closed.clear()
@@ -252,8 +292,12 @@ def test_overwatch_may_shoot_a_door_closing_in_los() -> None:
 
 def test_assault_cannon_explodes_after_reload_on_a_triple() -> None:
     rows = ["##########", "#aaaaabbb#", "##########"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E", "marine", "assault_cannon"), ("m2", 7, 1, "W")],
-                 stealers=[("g1", 4, 1, "W")], dice=[4, 4, 4, 4])
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E", "marine", "assault_cannon"), ("m2", 7, 1, "W")],
+        stealers=[("g1", 4, 1, "W")],
+        dice=[4, 4, 4, 4],
+    )
     s.p["m1"].reloaded = True
     play(s, "shoot m1 g1")
     # 4, 4, 4: no kill (5+), but a reloaded cannon explodes: m1 dies; g1 in the same section dies on the 4;
@@ -263,8 +307,13 @@ def test_assault_cannon_explodes_after_reload_on_a_triple() -> None:
 
 def test_voluntary_reveal_of_a_lurking_blip_keeps_them_lurking() -> None:
     rows = ["#######", "#aaaaa#", "#######"]
-    s = scenario(rows, marines=[("m1", 1, 1, "W")], entry_areas=[("E", 5, 1, "E")], blips=[("b1", -1, -1, 2, "E")],
-                 phase="stealers")
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "W")],
+        entry_areas=[("E", 5, 1, "E")],
+        blips=[("b1", -1, -1, 2, "E")],
+        phase="stealers",
+    )
     play(s, "reveal b1")
     lurking = [pc for pc in s.p.values() if pc.kind == "stealer"]
     assert len(lurking) == 2 and all(pc.sq < 0 and pc.entry == "E" for pc in lurking)
@@ -274,8 +323,9 @@ def test_voluntary_reveal_of_a_lurking_blip_keeps_them_lurking() -> None:
 
 def test_cp_reaction_offered_after_each_involuntary_placement() -> None:
     rows = ["#########", "#aaaaaaa#", "#aaaaaaa#", "#########"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E")], blips=[("b1", 6, 2, 2)], stealers=[("g0", 7, 1, "W")],
-                 phase="stealers", cp=2)
+    s = scenario(
+        rows, marines=[("m1", 1, 1, "E")], blips=[("b1", 6, 2, 2)], stealers=[("g0", 7, 1, "W")], phase="stealers", cp=2
+    )
     play(s, "move g0 S")  # g0 steps aside: m1 now sees the blip -> involuntary conversion in the GS turn
     assert "b1" not in s.p
     # first Genestealer on the blip square: its facing, then the CP reaction for that placement
@@ -286,8 +336,14 @@ def test_cp_reaction_offered_after_each_involuntary_placement() -> None:
 
 def test_blip_square_reused_when_first_stealer_is_shot() -> None:
     rows = ["#########", "#aaaaaaa#", "#aaaaaaa#", "#########"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E")], blips=[("b1", 6, 1, 2)], stealers=[("g0", 4, 1, "W")],
-                 phase="stealers", dice=[6, 1])
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E")],
+        blips=[("b1", 6, 1, 2)],
+        stealers=[("g0", 4, 1, "W")],
+        phase="stealers",
+        dice=[6, 1],
+    )
     s.p["m1"].ow = True
     play(s, "move g0 S")  # m1 (on overwatch) now sees the blip: it converts at once
     gid = next(pid for pid, pc in s.p.items() if pc.kind == "stealer" and pid != "g0")
@@ -300,8 +356,13 @@ def test_blip_square_reused_when_first_stealer_is_shot() -> None:
 
 def test_classic_flamer_markers_chain_stack_and_decay() -> None:
     rows = ["#########", "#aaaaaaa#", "#aaaaaaa#", "#########"]
-    s = scenario(rows, marines=[("m1", 1, 1, "E", "marine", "heavy_flamer")],
-                 stealers=[("g1", 4, 1, "W"), ("g2", 5, 1, "W")], ruleset="classic", dice=[6, 3])
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E", "marine", "heavy_flamer")],
+        stealers=[("g1", 4, 1, "W"), ("g2", 5, 1, "W")],
+        ruleset="classic",
+        dice=[6, 3],
+    )
     assert s.p["m1"].ammo == 12
     play(s, "flame m1 upper:4,1")  # g1 survives only on a 6: it rolls 6
     assert "g1" in s.p and s.current_player() == "marines"
@@ -317,11 +378,42 @@ def test_classic_flamer_markers_chain_stack_and_decay() -> None:
 
 
 def test_classic_stealer_turns_90_free_once_between_paid_actions() -> None:
-    s = scenario(CORRIDOR, marines=[("m1", 1, 1, "E")], stealers=[("g1", 7, 1, "W")], phase="stealers",
-                 ruleset="classic")
+    s = scenario(
+        CORRIDOR, marines=[("m1", 1, 1, "E")], stealers=[("g1", 7, 1, "W")], phase="stealers", ruleset="classic"
+    )
     play(s, "turn g1 N")
     assert s.p["g1"].ap == 6
     play(s, "turn g1 W")  # a second 90° turn in a row costs 1
     assert s.p["g1"].ap == 5
     play(s, "turn g1 E")  # 180°: 1 AP
     assert s.p["g1"].ap == 4
+
+
+def _lasting_fire(turns: int) -> Any:
+    rows = ["########", "#aabbbb#", "########"]
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E", "marine", "heavy_flamer")],
+        stealers=[("g1", 5, 1, "W")],
+        game_options={"fire_module": True, "fire_turns": turns},
+        dice=[1, 2, 3, 3, 3, 3],
+    )
+    play(s, "flame m1 upper:3,1")  # g1 rolls 1: survives, and cannot step out of the burning section
+    assert "g1" in s.p and s.game.board.sq_of("upper", 5, 1) in s.flames
+    play(s, "pass")  # end of the Marine phase
+    assert s.current_player() == "genestealers" and not [a for a in s.legal_actions() if a.actor == "g1"]
+    play(s, "pass")  # end of the Genestealer phase: the end phase, then turn 2 begins
+    return s
+
+
+def test_ae_fire_burns_out_at_the_end_phase_by_default() -> None:
+    s = _lasting_fire(1)
+    assert s.turn == 2 and not s.flames and "g1" in s.p
+
+
+def test_ae_fire_lasting_two_turns_attacks_survivors_again_at_the_start_of_the_next_turn() -> None:
+    s = _lasting_fire(2)
+    b = s.game.board
+    assert s.turn == 2
+    assert s.flames == {b.sq_of("upper", x, 1): 1 for x in range(1, 7) if b.section[b.sq_of("upper", x, 1)] == "b"}
+    assert "g1" not in s.p  # attacked again at the start of turn 2: rolled 2, Tyranids die on 2+
