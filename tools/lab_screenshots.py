@@ -29,6 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     from editor.app import create_main_window
     from editor.lab import install_lab
     from editor.lab.lab_widget import LabWidget
+    from editor.lab.replay_frames import Frame
     from engine.sim.cli_support import mission_path
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -93,15 +94,28 @@ def main(argv: list[str] | None = None) -> int:
     while lab.replay._loader is not None:
         settle(100)
     frames = lab.replay.frames
+
+    def changed(f: Frame) -> bool:
+        """Fire on the board or a door no longer closed: what the replay shows beyond the counters."""
+        return any(m.kind == "fire" or (m.kind == "door" and m.state != "closed")
+                   for ms in f.marks.values() for m in ms)
+
     fights = [i for i, f in enumerate(frames) if f.dice and f.tokens
               and any(w in f.action for w in ("shoot", "assault", "flame", "overwatch"))]
-    mid = fights[len(fights) // 2] if fights else next(
+    lively = [i for i in fights if changed(frames[i])] or fights
+    mid = lively[len(lively) // 2] if lively else next(
         (i for i in range(len(frames) // 2, len(frames)) if frames[i].dice and frames[i].tokens), 0)
     lab.replay.go(mid)
-    level = next(iter(frames[mid].tokens), None)
+    fire_levels = [lv for lv, ms in frames[mid].marks.items() if any(m.kind == "fire" for m in ms)]
+    level = next(iter(fire_levels or list(frames[mid].tokens)), None)
     if level:
         lab.lab_map.show_level(level)
     shot(dock, "lab_replay.png")
+    # The other levels of the same step: pitfall bottoms and ladder feet below the drawn counters.
+    for other in lab.lab_map.level_ids():
+        if other != level:
+            lab.lab_map.show_level(other)
+            shot(dock, f"lab_replay_{other}.png")
 
     small = max(30, args.games // 3)
     lab.run_panel.games.setValue(small)

@@ -301,11 +301,11 @@ class LabWidget(LabFiles, QWidget):
         return f" — all: {done}/{total}, about {format_seconds(spent / done * (total - done))} left"
 
     def show_run(self, run: LabRun, listing: bool = True) -> None:
-        """Charts, heatmaps and (once it is over: a table of thousands of rows is slow) the game list."""
+        """Charts, heatmaps and the game list (listing=False while it runs: only new games are appended, as a
+        table of thousands of rows is slow to rebuild; the full sorted list comes when it is over)."""
         self.charts.show_run(run)
         self.heatmaps.show_run(run)
-        if listing:
-            self.replay.show_run(run)
+        self.replay.show_run(run, live=not listing)
 
     # --- end -----------------------------------------------------------------------------------
     def shutdown(self) -> None:

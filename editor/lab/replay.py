@@ -38,6 +38,7 @@ class ReplayPanel(QWidget):
         self.position = 0
         self._loader: ReplayLoader | None = None
         self._last_loader: ReplayLoader | None = None
+        self._listed = 0  # rows of run.rows already in the table while the batch runs
 
         self.games = QTableWidget(0, 4)
         self.games.setHorizontalHeaderLabels(["Game", "Winner", "Turns", "Why"])
@@ -68,7 +69,7 @@ class ReplayPanel(QWidget):
         self.fwd_b.clicked.connect(self.forward)
         self.last_b.clicked.connect(lambda: self.go(len(self.frames) - 1))
         self.clear_b = QPushButton("Clear")
-        self.clear_b.setToolTip("Take the replay's models off the map")
+        self.clear_b.setToolTip("Take the replay's models, counters, doors and fire off the map")
         self.clear_b.clicked.connect(self.clear_tokens)
         self.play_b.toggled.connect(self.set_playing)
         transport = QHBoxLayout()
@@ -99,15 +100,26 @@ class ReplayPanel(QWidget):
         lay.addWidget(self.events, 2)
 
     # --- games ----------------------------------------------------------------------------------
-    def show_run(self, run: LabRun) -> None:
-        """List the games of a batch (the first few thousand by index)."""
+    def show_run(self, run: LabRun, live: bool = False) -> None:
+        """List the games of a batch (the first few thousand by index).
+
+        `live`: the batch is still running; only the games that came back since the last call are appended
+        (in the order they finished), so the list fills as the batch runs without rebuilding a big table.
+        """
+        if live and run is self.run and self._listed <= len(run.rows):
+            rows = run.rows[self._listed:MAX_LISTED_GAMES]
+            start = self.games.rowCount()
+        else:
+            rows = sorted(run.rows, key=lambda r: r.index)[:MAX_LISTED_GAMES]
+            start = 0
         self.run = run
-        rows = sorted(run.rows, key=lambda r: r.index)[:MAX_LISTED_GAMES]
-        self.games.setRowCount(len(rows))
-        for i, r in enumerate(rows):
+        self.games.setRowCount(start + len(rows))
+        for i, r in enumerate(rows, start):
             for col, text in enumerate((str(r.index), r.winner or "failed", str(r.turns), r.reason or r.error or "")):
                 self.games.setItem(i, col, QTableWidgetItem(text))
-        self.games.resizeColumnsToContents()
+        self._listed = len(run.rows) if live else 0
+        if rows and (not live or start == 0):
+            self.games.resizeColumnsToContents()
         self.index_box.setRange(0, max(0, run.spec.games - 1))
 
     def load(self, index: int) -> None:
@@ -161,6 +173,7 @@ class ReplayPanel(QWidget):
         for lv in self.lab_map.level_ids():
             for sc in self.lab_map.scenes_for(lv):
                 sc.set_tokens(frame.tokens.get(lv, []))
+                sc.set_game_marks(frame.marks.get(lv, []))
         self.slider.blockSignals(True)
         self.slider.setValue(position)
         self.slider.blockSignals(False)
@@ -203,11 +216,12 @@ class ReplayPanel(QWidget):
             self.go(row)
 
     def clear_tokens(self) -> None:
-        """Remove the tokens from every scene and forget the position (the game stays loaded)."""
+        """Remove the tokens and game marks from every scene and forget the position (the game stays loaded)."""
         self.set_playing(False)
         for lv in self.lab_map.level_ids():
             for sc in self.lab_map.scenes_for(lv):
                 sc.set_tokens([])
+                sc.set_game_marks([])
         self.position = -1
 
     def reset(self) -> None:
@@ -216,6 +230,7 @@ class ReplayPanel(QWidget):
         self.frames, self.game_index = [], None
         self.events.clear()
         self.games.setRowCount(0)
+        self._listed = 0
         for b in (self.first_b, self.back_b, self.play_b, self.fwd_b, self.last_b):
             b.setEnabled(False)
         self.step_label.setText("No game loaded.")
@@ -228,6 +243,15 @@ class ReplayPanel(QWidget):
             sc = self.lab_map.scene(lv)
             if sc is not None:
                 out[lv] = list(sc.tokens.tokens)
+        return out
+
+    def current_marks(self) -> dict[str, list[object]]:
+        """Game marks (counters, doors, fire) on each level's scene now."""
+        out: dict[str, list[object]] = {}
+        for lv in self.lab_map.level_ids():
+            sc = self.lab_map.scene(lv)
+            if sc is not None:
+                out[lv] = list(sc.game_marks.marks)
         return out
 
 

@@ -1,4 +1,4 @@
-"""Frames of a replay: tokens per level and the dice and events of each step, from engine.sim.replay."""
+"""Frames of a replay: tokens and game marks per level, the dice and events of each step, from engine.sim.replay."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 
-from editor.scene.overlay import Token
+from editor.scene.overlay import Mark, Token
 from engine.sim import BatchSpec, game_seed
 from engine.sim.replay import replay_states
 from engine.sim.runner import build_game
@@ -25,6 +25,7 @@ class Frame:
     dice: list[int]
     effects: str
     tokens: dict[str, list[Token]] = field(default_factory=dict)
+    marks: dict[str, list[Mark]] = field(default_factory=dict)
 
     def text(self) -> str:
         """One line of the event list."""
@@ -52,17 +53,75 @@ def tokens_of(state: Any) -> dict[str, list[Token]]:
     return out
 
 
+def feature_marks(state: Any) -> dict[str, list[Mark]]:
+    """This game's counters by level: pitfalls (and their bottoms below), ladder ends, rubble, chutes.
+
+    Read from the state's own features, so a Pitfall game shows the counters drawn for its seed.
+    """
+    b = state.game.board
+    feat = state.feat
+    out: dict[str, list[Mark]] = {}
+
+    def add(kind: Any, sq: int, label: str = "") -> None:
+        li, x, y = b.lxy(sq)
+        out.setdefault(b.level_ids[li], []).append(Mark(kind, x, y, label))
+
+    for sq in sorted(feat.pit_down):
+        letter = feat.pit_letter.get(sq, "")
+        add("pitfall", sq, letter)
+        if feat.pit_down[sq] >= 0:  # -1: a bottomless pit, nothing below
+            add("pitfall_bottom", feat.pit_down[sq], letter)
+    for top in sorted(feat.ladder_top):
+        add("ladder_top", top)
+        add("ladder_bottom", feat.ladder[top])
+    for sq in sorted(feat.rubble):
+        add("rubble", sq)
+    for sq in sorted(feat.chutes):
+        add("chute", sq)
+    return out
+
+
+def step_marks(state: Any) -> dict[str, list[Mark]]:
+    """What changes during a game, by level: every door's state and the flamer markers / fire on the board."""
+    b = state.game.board
+    out: dict[str, list[Mark]] = {}
+    for d in state.game.mission.doors:
+        out.setdefault(d.level, []).append(Mark("door", d.x, d.y, d.id, state.door_state.get(d.id, d.state)))
+    for sq, n in sorted(state.flames.items()):
+        li, x, y = b.lxy(sq)
+        out.setdefault(b.level_ids[li], []).append(Mark("fire", x, y, str(n) if n > 1 else ""))
+    return out
+
+
+class _MarksOf:
+    """Game marks of successive states; the counters are read again only when the state's features change
+    (players' set-up places them during the game)."""
+
+    def __init__(self) -> None:
+        self._feat: object = None
+        self._features: dict[str, list[Mark]] = {}
+
+    def __call__(self, state: Any) -> dict[str, list[Mark]]:
+        if state.feat is not self._feat:
+            self._feat, self._features = state.feat, feature_marks(state)
+        out = {lv: list(ms) for lv, ms in self._features.items()}
+        for lv, ms in step_marks(state).items():
+            out.setdefault(lv, []).extend(ms)
+        return out
+
+
 def build_frames(spec: BatchSpec, index: int) -> list[Frame]:
     """Play game `index` of the batch again and keep a frame per action (with the set-up first)."""
     start = build_game(spec).new_state(game_seed(spec.seed, index))
-    frames = [Frame(-1, int(getattr(start, "turn", 1)), "", "set-up", [], "", tokens_of(start))]
+    marks_of = _MarksOf()
+    frames = [Frame(-1, int(getattr(start, "turn", 1)), "", "set-up", [], "", tokens_of(start), marks_of(start))]
     for step, state in replay_states(spec, index):
         events = step.get("events") or []
         dice = [int(d) for e in events for d in (e.get("dice") or [])]
         effects = "; ".join(str(e.get("effects")) for e in events if e.get("effects"))
         turn = int(events[0].get("turn", 0)) if events else int(getattr(state, "turn", 0))
         frames.append(Frame(int(step["step"]), turn, str(step["player"]), str(step["action"]), dice, effects,
-                            tokens_of(state)))
+                            tokens_of(state), marks_of(state)))
     return frames
 
 

@@ -10,7 +10,7 @@ from editor import palette
 from editor.document import MissionDocument
 from editor.scene.feature_item import FeatureItem
 from editor.scene.marks import HeatmapItem, IssueMarksItem, PreviewItem, SelectionItem, TokensItem
-from editor.scene.overlay import ColourScale, Token, colour_function
+from editor.scene.overlay import ColourScale, GameMarksItem, Mark, Token, colour_function
 from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem, occupied, section_label_squares
 from engine.mission import Issue
 
@@ -31,8 +31,9 @@ class LevelScene(QGraphicsScene):
         self.selection = SelectionItem()
         self.preview = PreviewItem()
         self.tokens = TokensItem()
+        self.game_marks = GameMarksItem()
         for item in (self.terrain, self.ghost, self.features, self.names, self.heatmap, self.issue_marks,
-                     self.selection, self.preview, self.tokens):
+                     self.selection, self.preview, self.tokens, self.game_marks):
             self.addItem(item)
         self.focus_squares: set[tuple[int, int]] = set()
         self._labels: dict[str, tuple[float, float]] = {}
@@ -125,7 +126,12 @@ class LevelScene(QGraphicsScene):
         """Draw models (marine / genestealer / blip) over the map, replacing the previous ones."""
         self.tokens.set_tokens(tokens)
 
+    def set_game_marks(self, marks: list[Mark]) -> None:
+        """Draw one game's counters, door states and fire over the mission's features, replacing the previous."""
+        self.game_marks.set_marks(marks, self.doc.mission.level(self.level_id))
+
     def clear_overlays(self) -> None:
-        """Remove the heatmap and the tokens."""
+        """Remove the heatmap, the tokens and the game marks."""
         self.set_heatmap(None)
         self.set_tokens([])
+        self.set_game_marks([])

@@ -174,6 +174,9 @@ def test_cancel_keeps_the_games_that_finished(qtbot: Any) -> None:
         assert lab.start_batch()
         assert lab.run_panel.cancel_button.isEnabled() and not lab.run_panel.run_button.isEnabled()
         qtbot.waitUntil(lambda: lab.run is not None and lab.run.done >= 3, timeout=TIMEOUT_MS)
+        # The replay's game list fills while the batch runs (no waiting for the end to pick a game).
+        qtbot.waitUntil(lambda: lab.replay.games.rowCount() >= 3, timeout=TIMEOUT_MS)
+        assert lab.run is not None and lab.run.running
         lab.run_panel.cancel_button.click()
     run = lab.run
     assert run is not None and run.status is not None
@@ -183,6 +186,8 @@ def test_cancel_keeps_the_games_that_finished(qtbot: Any) -> None:
     assert int(lab.charts.data["outcomes"].counts.sum()) == run.stats.games == run.done
     assert lab.run_panel.run_button.isEnabled() and not lab.run_panel.cancel_button.isEnabled()
     assert "cancelled" in lab.run_panel.status.text()
+    listed = [int(lab.replay.games.item(i, 0).text()) for i in range(lab.replay.games.rowCount())]
+    assert listed == sorted(r.index for r in run.rows)  # once over: every game once, by index
     lab.shutdown()
 
 
