@@ -6,7 +6,10 @@ Derelict's formats, read from its sources (BoardState/src/io/*.parse.ts, Rules/s
 - mission: `mission:`, `profile: mission`, `version: 1`, `board: N` (an N x N board), `instances:` lines
   `ID: SEGMENT pos=(x,y) rot=R` and `tokens:` lines `ID: TYPE pos=(x,y) rot=R`;
 - a token's rot is where it faces: 0 south (+y), 90 west, 180 north, 270 east (Rules forwardCell);
-- an `alien_entry` points outwards and reinforcement blips appear on `lurk` tokens two squares beyond it.
+- an `alien_entry` points outwards and reinforcement blips appear on `lurk` tokens two squares beyond it; a blip
+  on a lurk square moves (1 AP) to the nearest free `alien_entry` square (Chebyshev distance, ties by y then x);
+- with `objective` tokens on the board and no `marine_flame`, its victory check gives the aliens the game.
+Checked by running Derelict's own BoardState loader and Rules functions under node on every sample export.
 Derelict's Game and Editor read segments only from their own public/assets/segments.txt (the mission's
 `segments:` line is provenance, ignored by its parser), so the library written here must be appended there.
 """
@@ -18,7 +21,7 @@ import re
 from pathlib import Path
 
 from engine.export.files import ExportReport, atomic_write_text
-from engine.mission.model import WALL, Level, Mission
+from engine.mission.model import WALL, EntryArea, Level, Mission
 
 # Room around the level for the lurk tokens beyond the entry areas on its edge.
 MARGIN = 2
@@ -87,19 +90,42 @@ def _tokens(m: Mission, level: Level, warnings: list[str]) -> list[tuple[str, in
         if lost:
             warnings.append(f"marine {mar.id} becomes a {kind}: Derelict has no {', '.join(lost)}")
         out.append((kind, mar.x, mar.y, ROT_OF_FACING[mar.facing]))
+    entries = [e for e in m.entry_areas if e.level == lid]
     taken: set[tuple[int, int]] = set()
-    for e in (e for e in m.entry_areas if e.level == lid):
+    for e in entries:
         out.append(("alien_entry", e.x, e.y, ROT_OF_FACING[e.side]))
         dx, dy = STEP[e.side]
         cx, cy = e.x + 2 * dx, e.y + 2 * dy
+        kept = 0
         for k in (-1, 0, 1):
             sq = (cx + k * dy * dy, cy + k * dx * dx)  # the row of three across the direction of entry
-            if sq not in taken:
+            if sq in taken:
+                continue
+            if level.is_floor(*sq):
                 taken.add(sq)
-                out.append(("lurk", sq[0], sq[1], 0))
+                warnings.append(f"lurk square {sq} of entry area {e.id} is a floor square: left out")
+                continue
+            nearest = _derelict_entry_for(entries, sq)
+            if nearest is not e:  # left for the nearer entry area, which takes it if the square is in its row
+                warnings.append(
+                    f"lurk square {sq} of entry area {e.id} is left out: Derelict would send its blips to "
+                    f"entry area {nearest.id}, the nearer one"
+                )
+                continue
+            taken.add(sq)
+            out.append(("lurk", sq[0], sq[1], 0))
+            kept += 1
+        if not kept:
+            warnings.append(f"entry area {e.id} has no lurk square: Derelict brings no reinforcement through it")
     for o in (o for o in m.objectives if o.level == lid):
         out.append(("objective", o.x, o.y, 0))
     return out
+
+
+def _derelict_entry_for(entries: list[EntryArea], sq: tuple[int, int]) -> EntryArea:
+    """The entry area a blip on lurk square sq moves to in Derelict (Rules getEntryMoveTarget)."""
+    # Nearest by Chebyshev distance, a tie going to the entry first in (y, x) order, as Derelict's compareCoords.
+    return min(entries, key=lambda e: (max(abs(e.x - sq[0]), abs(e.y - sq[1])), e.y, e.x))
 
 
 _MELEE_LOST = {
@@ -149,6 +175,13 @@ def _lost_features(m: Mission, level: Level) -> list[str]:
         out.append("the random set-up (counters placed each game) is left out")
     if any(o.level == lid for o in m.objectives):
         out.append("objectives become Derelict objective tokens: there the Marines win by flaming them")
+        squad = [x for x in m.marines.squad if x.level == lid]
+        if squad and not any(x.ranged == "heavy_flamer" and x.rank != "sergeant" for x in squad):
+            # Derelict's evaluateVictoryConditions: objective tokens and no marine_flame token = Genestealer win.
+            out.append(
+                f"no heavy flamer Marine on level {lid!r}: with objectives on the board Derelict "
+                "gives the Genestealers the win at once"
+            )
     out.append(
         "victory conditions, blip pool and reinforcement schedule are not carried: Derelict gives 4 blips on "
         "turn 1, then 2 a turn, placed on lurk tokens, and the Genestealers win when no Marine is left"

@@ -8,6 +8,7 @@ Regenerate the golden files after a deliberate change with HULKFORGE_REGEN_GOLDE
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from engine.cli import main
 from engine.export.derelict import TOKEN_TYPES, derelict_texts, export_derelict
 from engine.mission import load_mission
+from engine.mission.model import EntryArea
 from engine.resources import sample_mission, sample_missions
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "derelict"
@@ -90,6 +92,58 @@ def build_board(mission: str, library: str) -> tuple[int, dict[tuple[int, int], 
         assert 0 <= x < size and 0 <= y < size, "Coord out of bounds"
         assert rot in (0, 90, 180, 270)
     return size, cells, toks
+
+
+# Derelict's Rules forwardCell: rot 0 -> y+1, 90 -> x-1, 180 -> y-1, 270 -> x+1.
+FORWARD = {0: (0, 1), 90: (-1, 0), 180: (0, -1), 270: (1, 0)}
+
+
+def derelict_entry_target(toks: list[tuple[str, int, int, int]], x: int, y: int) -> tuple[int, int]:
+    """Rules getEntryMoveTarget: the nearest alien_entry square (Chebyshev), a tie to the smaller (y, x)."""
+    entries = [(ex, ey) for kind, ex, ey, _ in toks if kind == "alien_entry"]
+    return min(entries, key=lambda e: (max(abs(e[0] - x), abs(e[1] - y)), e[1], e[0]))
+
+
+@pytest.mark.parametrize(("sample", "level"), CASES, ids=[f"{p.stem}-{lv}" for p, lv in CASES])
+def test_lurk_squares_lead_to_their_own_entry_area(sample: Path, level: str) -> None:
+    text, library, _ = derelict_texts(load_mission(sample), level)
+    _, _, toks = build_board(text, library)
+    # lurk square -> the entry whose row of three, two squares out, it belongs to
+    rows: dict[tuple[int, int], tuple[int, int]] = {}
+    for kind, x, y, rot in toks:
+        if kind == "alien_entry":
+            fx, fy = FORWARD[rot]
+            for k in (-1, 0, 1):
+                rows.setdefault((x + 2 * fx + k * fy * fy, y + 2 * fy + k * fx * fx), (x, y))
+    lurks = [(x, y) for kind, x, y, _ in toks if kind == "lurk"]
+    assert lurks
+    for x, y in lurks:
+        assert derelict_entry_target(toks, x, y) == rows[(x, y)], f"lurk {x},{y}"
+
+
+def test_lurk_squares_nearer_another_entry_are_left_out() -> None:
+    m = load_mission(sample_mission("tutorial"))
+    # A second entry area one square from N: its lurk row would feed Derelict's blips into N instead.
+    m.entry_areas.append(EntryArea(id="N2", level="deck", x=8, y=2, side="N"))
+    text, library, warnings = derelict_texts(m, "deck")
+    _, _, toks = build_board(text, library)
+    assert sum(kind == "alien_entry" for kind, *_ in toks) == 3
+    assert sum(kind == "lurk" for kind, *_ in toks) == 6  # N's and S's rows only
+    assert any("entry area N2 has no lurk square" in w for w in warnings)
+    assert any("Derelict would send its blips to entry area N" in w for w in warnings)
+    for kind, x, y, _ in toks:
+        if kind == "lurk":
+            assert derelict_entry_target(toks, x, y) != (8 + 2, 2 + 2)  # never routed to N2
+
+
+def test_objectives_without_a_flamer_warn_of_derelicts_instant_alien_win() -> None:
+    m = load_mission(sample_mission("recover_the_relic"))
+    _, _, warnings = derelict_texts(m, "deck")
+    assert not any("no heavy flamer" in w for w in warnings)
+    m.marines.squad[:] = [dataclasses.replace(x, ranged="storm_bolter") for x in m.marines.squad]
+    text, _, warnings = derelict_texts(m, "deck")
+    assert "marine_flame" not in text and "objective pos=" in text
+    assert any("no heavy flamer Marine on level 'deck'" in w for w in warnings)
 
 
 @pytest.mark.parametrize(("sample", "level"), CASES, ids=[f"{p.stem}-{lv}" for p, lv in CASES])
