@@ -25,7 +25,7 @@ from engine.rules.board import DIR_VEC, FACE_VEC
 class _Field:
     """Per-decision picture: attack-distance map, the Marines on overwatch, how many models are close."""
 
-    __slots__ = ("dm", "near", "ow_range", "route", "sit", "urgent", "watchers")
+    __slots__ = ("_danger", "dm", "near", "ow_range", "route", "sit", "urgent", "watchers")
 
     def __init__(self, sit: Situation, dm: list[int], reach: float) -> None:
         self.sit = sit
@@ -40,9 +40,17 @@ class _Field:
         self.near = near
         self.route = dm
         self.urgent = False
+        # The state is fixed for the decision, so a square's danger is too; paths and moves overlap.
+        self._danger: dict[int, float] = {}
 
     def danger(self, t: int) -> float:
         """Expected overwatch shots (plus a little for CP reactions) for an action ending on square t."""
+        n = self._danger.get(t)
+        if n is None:
+            n = self._danger[t] = self._compute_danger(t)
+        return n
+
+    def _compute_danger(self, t: int) -> float:
         st = self.sit.state
         b = self.sit.board
         n = 0.0
@@ -66,6 +74,10 @@ class GenestealerPlayer:
         self.w = weights_from_params(GenestealerWeights, self.params)
         self.novice = novice
         self.name = "novice-genestealers" if novice else "heuristic-genestealers"
+        # Last results of the pure map builders (see _attack_seeds); identity-checked, never mutated.
+        self._seed_memo: tuple[Any, tuple[tuple[int, int, bool], ...], list[tuple[int, int]], Situation] | None = None
+        self._map_memo: tuple[list[tuple[int, int]], list[int]] | None = None
+        self._route_memo: tuple[list[tuple[int, int]], list[int], list[int]] | None = None
 
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         """Pick one of the legal actions."""
@@ -79,6 +91,20 @@ class GenestealerPlayer:
     # ------------------------------------------------------------------ maps
     def _attack_seeds(self, sit: Situation) -> list[tuple[int, int]]:
         """Attack squares with their starting cost: 0 beside or behind a Marine, `flank` in front of him."""
+        # The seeds depend only on where the Marines stand and face, which rarely changes between two
+        # Genestealer decisions (a whole phase of blip steps): memoise on that signature and the game.
+        memo = self._seed_memo
+        if memo is not None and memo[3] is sit:
+            return memo[2]  # asked again within the same decision
+        sig = tuple([(m.sq, m.facing, m.prone) for m in sit.marines])
+        if memo is not None and memo[0] is sit.gt and memo[1] == sig:
+            self._seed_memo = (memo[0], sig, memo[2], sit)
+            return memo[2]
+        seeds = self._build_seeds(sit)
+        self._seed_memo = (sit.gt, sig, seeds, sit)
+        return seeds
+
+    def _build_seeds(self, sit: Situation) -> list[tuple[int, int]]:
         b = sit.board
         st = sit.state
         flank = 0 if self.novice else int(self.w.flank)
@@ -95,13 +121,28 @@ class GenestealerPlayer:
 
     def _attack_map(self, sit: Situation) -> list[int]:
         seeds = self._attack_seeds(sit)
-        return sit.gt.to_seeds(("A", tuple(seeds)), seeds)
+        memo = self._map_memo
+        if memo is not None and memo[0] is seeds:
+            return memo[1]
+        dm = sit.gt.to_seeds(("A", tuple(seeds)), seeds)
+        self._map_memo = (seeds, dm)
+        return dm
 
     def _route_map(self, sit: Situation, dm: list[int]) -> list[int]:
         """Blips' map: attack squares, and the Marines' route to their goal a few squares ahead (ambush)."""
         D = sit.marine_goal_map() if self.w.ambush > 0 and not self.novice else None
         if D is None or not sit.marines:
             return dm
+        # A pure function of the attack seeds (memoised object) and the goal map: reuse the last one.
+        seeds0 = self._attack_seeds(sit)
+        memo = self._route_memo
+        if memo is not None and memo[0] is seeds0 and memo[1] is D:
+            return memo[2]
+        rm = self._build_route_map(sit, D)
+        self._route_memo = (seeds0, D, rm)
+        return rm
+
+    def _build_route_map(self, sit: Situation, D: list[int]) -> list[int]:
         steps = sit.gt.mt.steps
         lead = min(sit.marines, key=lambda m: D[m.sq])
         route: list[int] = []
@@ -115,11 +156,13 @@ class GenestealerPlayer:
                 break
             route.append(nxt)
             cur = nxt
-        seeds = self._attack_seeds(sit)
+        seeds = list(self._attack_seeds(sit))  # a copy: the memoised list is shared
         bias = max(0, int(4 - self.w.ambush * 2))
-        seeds.extend((t, bias) for t in route[3:])
+        ahead = [(t, bias) for t in route[3:]]
+        seeds.extend(ahead)
         key = ("R", bias, tuple(route[3:]), tuple(seeds[:64]))
-        return sit.gt.to_seeds(key, seeds)
+        # Seeds = attack seeds + route ahead: start from the attack map and spread only the route's seeds.
+        return sit.gt.to_seeds_over(key, self._attack_map(sit), ahead)
 
     # ------------------------------------------------------------------ sub-decisions
     def _decide(self, kind: str, sit: Situation) -> Action | None:
@@ -207,8 +250,7 @@ class GenestealerPlayer:
                 best_t, best_v = t, dm[t]
         if best_t < 0:
             return 0
-        dx, dy = _delta(b, s, best_t)
-        return max(range(4), key=lambda f: (FACE_VEC[f][0] * dx + FACE_VEC[f][1] * dy, -f))
+        return _FACING_FOR[_delta(b, s, best_t)]
 
     # ------------------------------------------------------------------ action phase
     def _phase(self, sit: Situation) -> Action | None:
@@ -268,7 +310,7 @@ class GenestealerPlayer:
         st = sit.state
         b = sit.board
         pid = pc.id
-        mine = sit.by_actor.get(pid, ())
+        mine = sit.actions_of(pid)
         if not mine or pc.ap <= 0:
             return None
         for a in mine:
@@ -362,26 +404,35 @@ class GenestealerPlayer:
 
         cur = score(s) if not charge else float(dm[s]) + (caution * fld.danger(s) if not blip and caution else 0.0)
         best: tuple[float, int, Action] | None = None
-        for a in sit.by_actor.get(pid, ()):
+        # A Genestealer has up to four moves per square (one per final facing): score each square once.
+        scores: dict[int, float] = {}
+        wants: dict[int, int] = {}
+        nbs = b.nbr[s]
+        fx, fy = FACE_VEC[pc.facing]
+        for a in sit.actions_of(pid):
             if a.verb != "move" or (len(a.args) > 2 and a.args[2] == "jump"):
                 continue
             d = _DIR_IDX[a.args[1]]
-            t = b.nbr[s][d]
-            v = score(t)
+            t = nbs[d]
+            sc = scores.get(t)
+            if sc is None:
+                sc = scores[t] = score(t)
+            v = sc
             if blip:
                 cost = 1
             else:
-                fx, fy = FACE_VEC[pc.facing]
                 dx, dy = DIR_VEC[d]
                 cost = 2 if dx * fx + dy * fy < 0 else 1
-                want = self._want_facing(t, dm, sit)
+                want = wants.get(t)
+                if want is None:
+                    want = wants[t] = self._want_facing(t, dm, sit)
                 new_f = FACE_INDEX[a.args[2]] if len(a.args) > 2 else pc.facing
                 if new_f != want:
                     v += 0.05
             v += 0.01 * cost
             if best is None or v < best[0]:
                 best = (v, 0, a)
-        for a in sit.by_actor.get(pid, ()):
+        for a in sit.actions_of(pid):
             if a.verb in ("climb", "jump"):
                 t = st.feat.ladder.get(s, st.feat.pit_up.get(s, st.feat.pit_down.get(s, -1)))
                 if t >= 0:
@@ -400,6 +451,15 @@ class GenestealerPlayer:
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}
+
+
+# The facing that best points along a unit step (dx, dy): the max-dot-product rule, ties to the lower
+# facing, tabulated once instead of evaluated per candidate move.
+_FACING_FOR = {
+    (dx, dy): max(range(4), key=lambda f: (FACE_VEC[f][0] * dx + FACE_VEC[f][1] * dy, -f))
+    for dx in (-1, 0, 1)
+    for dy in (-1, 0, 1)
+}
 
 
 def _delta(b: Any, s: int, t: int) -> tuple[int, int]:

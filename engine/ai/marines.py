@@ -201,13 +201,24 @@ class MarinePlayer:
         if dist <= 4 + sit.state.cp:
             return True
         # Few enemies near the squad (playbook #10, tempo): dash rather than let blips mass on the flanks.
-        near = sum(2 if e.kind == "blip" else 1 for e in sit.enemies if e.sq >= 0 and _near_squad(e.sq, sq))
-        if near <= self.w.dash_below:
+        if self._few_near(sit, sq):
             return True
         if limit is None:
             return False
         left = limit - sit.state.turn + 1
         return bool(dist >= INF or dist > 2.6 * max(left, 1) - 2)
+
+    def _few_near(self, sit: Situation, sq: _Squad) -> bool:
+        """At most `dash_below` enemies (a blip counts 2) within the threat radius of the squad."""
+        # The count only grows, so stop as soon as it passes the bar: same answer, fewer range checks.
+        cap = self.w.dash_below
+        near = 0
+        for e in sit.enemies:
+            if e.sq >= 0 and _near_squad(e.sq, sq):
+                near += 2 if e.kind == "blip" else 1
+                if near > cap:
+                    return False
+        return near <= cap
 
     def _psi(self, sit: Situation, de: list[int]) -> Action | None:
         if self.novice:
@@ -229,7 +240,7 @@ class MarinePlayer:
         st = sit.state
         b = sit.board
         pid = pc.id
-        mine = sit.by_actor.get(pid, ())
+        mine = sit.actions_of(pid)
         if not mine:
             return None
         ap = pc.ap + sq.cp_now if pc.st != 2 else sq.cp_now
@@ -500,9 +511,14 @@ class MarinePlayer:
 def _near_squad(e: int, sq: _Squad) -> bool:
     """The enemy on square e is within the threat radius (straight-line range) of some Marine."""
     b = sq.sit.board
-    lvl = e // b.plane
+    plane = b.plane
+    lvl = e // plane
     r = sq.radius
-    return any(m.sq // b.plane == lvl and b.rng(m.sq, e) <= r for m in sq.sit.marines)
+    rng = b.rng
+    for m in sq.sit.marines:
+        if m.sq // plane == lvl and rng(m.sq, e) <= r:
+            return True
+    return False
 
 
 def _forward(b: Any, s: int, t: int, facing: int) -> bool:

@@ -15,35 +15,66 @@ from engine.rules.actions import Action
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
 
 
+# The tables of the last state seen: a game asks hundreds of times in a row for the same ones.
+# One tuple, replaced whole, so a reader never sees a half-updated entry.
+_LAST: tuple[Any, Any, GameTables | None] = (None, None, None)
+
+
+def _last_tables(state: Any) -> GameTables:
+    global _LAST
+    game, feat, gt = _LAST
+    if gt is not None and game is state.game and feat is state.feat:
+        return gt
+    gt = tables(state.game).for_state(state)
+    _LAST = (state.game, state.feat, gt)
+    return gt
+
+
+class LegalSet:
+    """`a in legal` for the legal actions, without hashing every Action of every decision.
+
+    The engine interns its actions (`act()`), so a candidate is nearly always the very object in the list:
+    an id set (C-level, no Python `__hash__` calls) answers that; anything else falls back to a frozenset,
+    built only then, which keeps the answer exactly that of `a in frozenset(actions)`.
+    """
+
+    __slots__ = ("_actions", "_ids", "_set")
+
+    def __init__(self, actions: Sequence[Action]) -> None:
+        self._actions = actions  # also keeps the objects alive, so their ids stay unique
+        self._ids: set[int] | None = None
+        self._set: frozenset[Action] | None = None
+
+    def __contains__(self, a: object) -> bool:
+        ids = self._ids
+        if ids is None:
+            ids = self._ids = set(map(id, self._actions))
+        if id(a) in ids:
+            return True
+        fs = self._set
+        if fs is None:
+            fs = self._set = frozenset(self._actions)
+        return a in fs
+
+
 class Situation:
     """One decision's snapshot: legal actions indexed by actor, pieces by side, the game's tables."""
 
-    __slots__ = ("_by_actor", "actions", "board", "enemies", "goal", "gt", "legal", "marines", "state")
+    __slots__ = ("_by_actor", "_of", "actions", "board", "enemies", "goal", "gt", "legal", "marines", "state")
 
     def __init__(self, state: Any, actions: Sequence[Action]) -> None:
         self.state = state
         self.actions = actions
-        # The engine keeps the frozenset it checks apply() against; reuse it while it is current.
-        cached = getattr(state, "_legal_set", None)
-        if cached is not None and getattr(state, "_legal_key", None) == getattr(state, "version", 0):
-            self.legal = cached
-        else:
-            self.legal = frozenset(actions)
+        self.legal = LegalSet(actions)
         self._by_actor: dict[str, list[Action]] | None = None
-        ms = []
-        es = []
-        for pc in state.p.values():
-            if pc.kind == "marine":
-                if pc.sq >= 0:
-                    ms.append(pc)
-            else:
-                es.append(pc)
-        self.marines = ms
-        self.enemies = es
-        mt = tables(state.game)
-        self.gt: GameTables = mt.for_state(state)
-        self.board = mt.board
-        self.goal = mt.goal
+        self._of: dict[str, list[Action]] | None = None
+        pieces = state.p.values()
+        self.marines = [pc for pc in pieces if pc.kind == "marine" and pc.sq >= 0]
+        self.enemies = [pc for pc in pieces if pc.kind != "marine"]
+        gt = _last_tables(state)
+        self.gt: GameTables = gt
+        self.board = gt.mt.board
+        self.goal = gt.mt.goal
 
     @property
     def by_actor(self) -> dict[str, list[Action]]:
@@ -51,15 +82,30 @@ class Situation:
         by = self._by_actor
         if by is None:
             by = {}
+            no_actor = _NO_ACTOR
+            get = by.get
             for a in self.actions:
-                if a.args and a.verb not in _NO_ACTOR:
-                    lst = by.get(a.args[0])
+                args = a.args
+                if args and a.verb not in no_actor:
+                    lst = get(args[0])
                     if lst is None:
-                        by[a.args[0]] = [a]
+                        by[args[0]] = [a]
                     else:
                         lst.append(a)
             self._by_actor = by
         return by
+
+    def actions_of(self, pid: str) -> list[Action]:
+        """Legal actions of piece `pid`, in legal order: `by_actor.get(pid, [])` without grouping them all."""
+        # A decision asks about one to three pieces, so one filtered scan each beats grouping every action.
+        of = self._of
+        if of is None:
+            of = self._of = {}
+        lst = of.get(pid)
+        if lst is None:
+            no_actor = _NO_ACTOR
+            lst = of[pid] = [a for a in self.actions if a.args and a.args[0] == pid and a.verb not in no_actor]
+        return lst
 
     def marine_goal_map(self, flamer: bool = True) -> list[int] | None:
         """Marine cost to the mission goal from every square (None when the Marines only have to survive).
@@ -70,6 +116,10 @@ class Situation:
         g = self.goal
         st = self.state
         if g.kind == "escape":
+            # Fixed for the game (chutes and exits do not move): skip rebuilding the square list.
+            cached = self.gt.cached_goal_map("escape")
+            if cached is not None:
+                return cached
             sqs = []
             if "chute" in g.via:
                 sqs.extend(st.feat.chutes)

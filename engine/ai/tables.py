@@ -20,34 +20,48 @@ _MAX_CACHED = 16
 
 
 def dijkstra(
-    radj: list[tuple[tuple[int, int], ...]], seeds: Iterable[tuple[int, int]], size: int, limit: int = INF
+    radj: list[tuple[tuple[int, int], ...]],
+    seeds: Iterable[tuple[int, int]],
+    size: int,
+    limit: int = INF,
+    base: list[int] | None = None,
 ) -> list[int]:
     """Least cost from any seed (square, initial cost) to every square over `radj[t] = ((s, cost), ...)`.
 
     Squares farther than `limit` keep INF (a threat map only needs the neighbourhood of the squad).
+    `base`, a finished map over the same graph (and limit), adds its seeds: the result is the least of
+    the two, and only the squares the new seeds improve are visited.
     """
-    dist = [INF] * size
+    # Hot: ~25 maps a game. Local names and a tracked bucket count instead of len() keep the loop lean;
+    # the least costs are unique, so any exact shortest-path order gives the same map.
+    # A finished map is a valid start: it already satisfies every edge, so only improvements propagate.
+    dist = list(base) if base is not None else [INF] * size
     buckets: list[list[int]] = [[] for _ in range(64)]
+    nb = 64
     top = 0
     for s, c in seeds:
         if c < dist[s]:
             dist[s] = c
-            while c >= len(buckets):
+            while c >= nb:
                 buckets.extend([] for _ in range(64))
+                nb += 64
             buckets[c].append(s)
-            top = max(top, c)
+            if c > top:
+                top = c
+    if top > limit:
+        top = limit
     d = 0
-    top = min(top, limit)
     while d <= top:
         for s in buckets[d]:
             if dist[s] != d:
-                continue
+                continue  # a stale entry: s was reached cheaper after it was queued here
             for t, c in radj[s]:
                 nd = d + c
                 if nd < dist[t] and nd <= limit:
                     dist[t] = nd
-                    while nd >= len(buckets):
+                    while nd >= nb:
                         buckets.extend([] for _ in range(64))
+                        nb += 64
                     buckets[nd].append(t)
                     if nd > top:
                         top = nd
@@ -164,6 +178,10 @@ class GameTables:
             self._goal_maps[key] = m
         return m
 
+    def cached_goal_map(self, key: Any) -> list[int] | None:
+        """The goal map already built under `key`, or None."""
+        return self._goal_maps.get(key)
+
     def to_seeds(self, key: Any, seeds: list[tuple[int, int]]) -> list[int]:
         """Genestealer cost from every square to reach one of the seeds (cached under `key`, small LRU)."""
         m = self._dyn.get(key)
@@ -171,6 +189,16 @@ class GameTables:
             if len(self._dyn) > 24:
                 self._dyn.clear()
             m = dijkstra(self.rev, seeds, self.mt.size)
+            self._dyn[key] = m
+        return m
+
+    def to_seeds_over(self, key: Any, base: list[int], seeds: list[tuple[int, int]]) -> list[int]:
+        """Like to_seeds for `base`'s seeds plus `seeds`, given `base` = to_seeds of the former."""
+        m = self._dyn.get(key)
+        if m is None:
+            if len(self._dyn) > 24:
+                self._dyn.clear()
+            m = dijkstra(self.rev, seeds, self.mt.size, base=base)
             self._dyn[key] = m
         return m
 
