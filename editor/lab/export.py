@@ -9,8 +9,6 @@ import csv
 import io
 import json
 import os
-import tempfile
-from pathlib import Path
 
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize
 from PySide6.QtGui import QColor, QImage, QPainter, QRegion
@@ -18,25 +16,10 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene, QWidget
 
 from editor.lab.runs import LabRun
+from engine.mission.io import atomic_write_bytes
 
 CSV_FIELDS = ("index", "seed", "winner", "turns", "reason", "marines_lost", "genestealers_lost",
               "marines_escaped", "n_actions", "capped", "error")
-
-
-def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write to a temporary file beside the target, then replace it (never half a file)."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or Path("."))
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def results_json(run: LabRun) -> str:
@@ -46,7 +29,7 @@ def results_json(run: LabRun) -> str:
 
 def save_json(run: LabRun, path: str | os.PathLike[str]) -> None:
     """Results file: spec, one row per game, summary and per-square totals."""
-    write_atomic(path, results_json(run).encode("utf-8"))
+    atomic_write_bytes(path, results_json(run).encode("utf-8"))
 
 
 def results_csv(run: LabRun) -> str:
@@ -65,7 +48,7 @@ def results_csv(run: LabRun) -> str:
 
 def save_csv(run: LabRun, path: str | os.PathLike[str]) -> None:
     """The per-game CSV, written atomically."""
-    write_atomic(path, results_csv(run).encode("utf-8"))
+    atomic_write_bytes(path, results_csv(run).encode("utf-8"))
 
 
 def save_png(widget: QWidget, path: str | os.PathLike[str], scale: float = 2.0) -> None:

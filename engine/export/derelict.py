@@ -20,7 +20,8 @@ import os
 import re
 from pathlib import Path
 
-from engine.export.files import ExportReport, atomic_write_text
+from engine.export.files import ExportReport
+from engine.mission.io import atomic_write_text
 from engine.mission.model import WALL, EntryArea, Level, Mission
 
 # Room around the level for the lurk tokens beyond the entry areas on its edge.

@@ -12,8 +12,8 @@ from pathlib import Path
 from xml.sax.saxutils import escape
 
 from engine.export.colours import DEFAULT, Colours
-from engine.export.files import atomic_write_text
 from engine.export.svg_counters import Canvas, draw_counters, features_present
+from engine.mission.io import atomic_write_text
 from engine.mission.model import UNSECTIONED, WALL, Level, Mission
 
 CELL = 8.0

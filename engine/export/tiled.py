@@ -9,9 +9,10 @@ from typing import Any
 
 from engine.export import tiled_names as N
 from engine.export.colours import DEFAULT
-from engine.export.files import ExportReport, atomic_write_bytes, atomic_write_text
+from engine.export.files import ExportReport
 from engine.export.tileset import TILE, terrain_chars, tileset_png
 from engine.mission import mission_to_dict
+from engine.mission.io import atomic_write_bytes, atomic_write_text
 from engine.mission.model import Mission
 
 Json = dict[str, Any]

@@ -18,11 +18,11 @@ from engine.export.tiled_read import (
     MAX_TILE_PX,
     Json,
     Reader,
-    nesting,
     read_tmj,
 )
 from engine.mission import Issue, Mission, mission_from_dict, validate_document
 from engine.mission.io import MAX_NESTING as MISSION_MAX_NESTING
+from engine.mission.io import nesting_depth
 from engine.mission.model import UNSECTIONED, WALL
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -223,7 +223,7 @@ class _Importer:
             value = json.loads(text)
         except (ValueError, RecursionError):
             raise self.r.fail(f"$.properties.{key}", "not valid JSON text") from None
-        if nesting(value) > MISSION_MAX_NESTING:
+        if nesting_depth(value) > MISSION_MAX_NESTING:
             raise self.r.fail(f"$.properties.{key}", "nested too deep")
         return value
 

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import math
 import os
 import zlib
-from pathlib import Path
 from typing import Any, TypeVar
 
-from engine.mission.io import MissionFileError
+from engine.mission.io import MissionFileError, parse_json_object, read_limited
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NESTING = 24
@@ -34,61 +32,18 @@ class TiledImportError(MissionFileError):
 
 def read_tmj(path: str | os.PathLike[str]) -> Json:
     """Read and parse a .tmj file, rejecting what is too big, too deep or not a JSON object."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise TiledImportError(path, f"file is {size} bytes, more than the {MAX_FILE_BYTES} allowed")
-        data = p.read_bytes()
-    except TiledImportError:
-        raise
-    except IsADirectoryError:
-        raise TiledImportError(path, "is a directory, not a Tiled map") from None
-    except FileNotFoundError:
-        raise TiledImportError(path, "no such file") from None
-    except OSError as exc:
-        raise TiledImportError(path, f"cannot be read: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise TiledImportError(path, f"file is more than the {MAX_FILE_BYTES} bytes allowed")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise TiledImportError(path, f"not UTF-8 text (byte {exc.start}); is this a .tmx? export as JSON") from None
-    if not text.strip():
-        raise TiledImportError(path, "file is empty")
-    try:
-        doc = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        hint = " (a .tmx file? save the map as JSON, .tmj)" if text.lstrip().startswith("<") else ""
-        raise TiledImportError(path, f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}{hint}") from None
-    except RecursionError:
-        raise TiledImportError(path, f"nested more than {MAX_NESTING} levels deep") from None
-    except ValueError as exc:
-        raise TiledImportError(path, str(exc)) from None
-    if not isinstance(doc, dict):
-        raise TiledImportError(path, f"$: a Tiled map is a JSON object, not {type(doc).__name__}")
-    if nesting(doc) > MAX_NESTING:
-        raise TiledImportError(path, f"nested more than {MAX_NESTING} levels deep")
-    return doc
+    data = read_limited(path, what="Tiled map", error=TiledImportError, max_bytes=MAX_FILE_BYTES)
+    return parse_json_object(
+        data,
+        str(path),
+        what="Tiled map",
+        error=TiledImportError,
+        max_bytes=MAX_FILE_BYTES,
+        max_nesting=MAX_NESTING,
+        utf8_hint="; is this a .tmx? export as JSON",
+        xml_hint=" (a .tmx file? save the map as JSON, .tmj)",
+    )
 
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed in a Tiled map")
-
-
-def nesting(value: Any) -> int:
-    """Nesting depth, iteratively, so a hostile file cannot exhaust the stack."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if isinstance(v, dict):
-            deepest = max(deepest, d)
-            stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, list):
-            deepest = max(deepest, d)
-            stack.extend((x, d + 1) for x in v)
-    return deepest
 
 
 class Reader:

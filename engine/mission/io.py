@@ -1,4 +1,4 @@
-"""Reading mission files defensively and writing them atomically."""
+"""Reading JSON files defensively and writing files atomically: missions, and the importers that share the care."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class MissionFileError(Exception):
         super().__init__(f"{self.path}: {message}")
 
 
-def _depth(value: Any) -> int:
+def nesting_depth(value: Any) -> int:
     """Nesting depth, iteratively: a hostile file must not exhaust the stack here either."""
     deepest = 0
     stack: list[tuple[Any, int]] = [(value, 1)]
@@ -36,31 +36,85 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def read_limited(
+    path: str | os.PathLike[str],
+    *,
+    what: str = "mission file",
+    error: type[MissionFileError] = MissionFileError,
+    max_bytes: int = MAX_FILE_BYTES,
+) -> bytes:
+    """A file's bytes, refusing before reading one that is larger than max_bytes; errors name the file."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if size > max_bytes:
+            raise error(path, f"file is {size} bytes, more than the {max_bytes} allowed")
+        data = p.read_bytes()
+    except MissionFileError:
+        raise
+    except IsADirectoryError:
+        raise error(path, f"is a directory, not a {what}") from None
+    except FileNotFoundError:
+        raise error(path, "no such file") from None
+    except OSError as exc:
+        raise error(path, f"cannot be read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:  # the file grew between stat() and read
+        raise error(path, f"file is more than the {max_bytes} bytes allowed")
+    return data
+
+
+def parse_json_object(
+    data: str | bytes,
+    source: str,
+    *,
+    what: str = "mission file",
+    error: type[MissionFileError] = MissionFileError,
+    max_bytes: int = MAX_FILE_BYTES,
+    max_nesting: int = MAX_NESTING,
+    utf8_hint: str = "",
+    xml_hint: str = "",
+) -> dict[str, Any]:
+    """Decode and parse JSON text that must be an object: size, encoding, syntax, NaN and nesting are checked.
+
+    utf8_hint and xml_hint are appended to the message when the bytes are not UTF-8 or the text looks like XML
+    (an importer can point at the format the user probably saved by mistake).
+    """
+    if isinstance(data, bytes):
+        if len(data) > max_bytes:
+            raise error(source, f"file is {len(data)} bytes, more than the {max_bytes} allowed")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise error(source, f"not UTF-8 text (byte {exc.start}){utf8_hint}") from None
+    else:
+        text = data
+    if len(text) > max_bytes:
+        raise error(source, f"text is longer than the {max_bytes} characters allowed")
+    if not text.strip():
+        raise error(source, "file is empty")
+
+    def reject_constant(name: str) -> Any:
+        raise ValueError(f"{name} is not allowed in a {what}")
+
+    try:
+        doc = json.loads(text, parse_constant=reject_constant)
+    except json.JSONDecodeError as exc:
+        hint = xml_hint if text.lstrip().startswith("<") else ""
+        raise error(source, f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}{hint}") from None
+    except RecursionError:
+        raise error(source, f"nested more than {max_nesting} levels deep") from None
+    except ValueError as exc:
+        raise error(source, str(exc)) from None
+    if not isinstance(doc, dict):
+        raise error(source, f"$: a {what} is a JSON object, not {type(doc).__name__}")
+    if nesting_depth(doc) > max_nesting:
+        raise error(source, f"nested more than {max_nesting} levels deep")
+    return doc
+
+
 def parse_document(text: str | bytes, source: str = "<memory>") -> dict[str, Any]:
     """Parse JSON text into a document object, rejecting what is not a mission of a known version."""
-    if isinstance(text, bytes):
-        if len(text) > MAX_FILE_BYTES:
-            raise MissionFileError(source, f"file is {len(text)} bytes, more than the {MAX_FILE_BYTES} allowed")
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise MissionFileError(source, f"not UTF-8 text (byte {exc.start})") from None
-    if len(text) > MAX_FILE_BYTES:
-        raise MissionFileError(source, f"text is longer than the {MAX_FILE_BYTES} characters allowed")
-    if not text.strip():
-        raise MissionFileError(source, "file is empty")
-    try:
-        doc = json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise MissionFileError(source, f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise MissionFileError(source, f"nested more than {MAX_NESTING} levels deep") from None
-    except ValueError as exc:
-        raise MissionFileError(source, str(exc)) from None
-    if not isinstance(doc, dict):
-        raise MissionFileError(source, f"the top level must be a JSON object, not {type(doc).__name__}")
-    if _depth(doc) > MAX_NESTING:
-        raise MissionFileError(source, f"nested more than {MAX_NESTING} levels deep")
+    doc = parse_json_object(text, source)
     fmt = doc.get("format")
     if fmt != "hulkforge-mission":
         raise MissionFileError(source, f"$.format is {fmt!r}, expected 'hulkforge-mission'")
@@ -70,39 +124,28 @@ def parse_document(text: str | bytes, source: str = "<memory>") -> dict[str, Any
     return doc
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed in a mission file")
-
-
 def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read and parse a mission file; raises MissionFileError naming the file and the problem."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise MissionFileError(path, f"file is {size} bytes, more than the {MAX_FILE_BYTES} allowed")
-        data = p.read_bytes()
-    except MissionFileError:
-        raise
-    except IsADirectoryError:
-        raise MissionFileError(path, "is a directory, not a mission file") from None
-    except FileNotFoundError:
-        raise MissionFileError(path, "no such file") from None
-    except OSError as exc:
-        raise MissionFileError(path, f"cannot be read: {exc.strerror or exc}") from None
-    return parse_document(data, str(path))
+    return parse_document(read_limited(path), str(path))
 
 
-def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
-    """Write text to path through a temporary file in the same folder and a rename: a crash never leaves half a file."""
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write through a temporary file in the same folder and a rename: a crash never leaves half a file."""
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp creates the file 0600; a mission or an export is meant to be shared, so use the usual mode.
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -110,3 +153,8 @@ def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
+    """Write UTF-8 text with LF line ends atomically."""
+    atomic_write_bytes(path, text.encode("utf-8"))

@@ -93,8 +93,8 @@ def test_pitfall_sample_matches_the_mission_text() -> None:
         (b"", "empty"),
         (b"   \n", "empty"),
         (b"{not json", "not valid JSON"),
-        (b"[1, 2, 3]", "must be a JSON object"),
-        (b'"text"', "must be a JSON object"),
+        (b"[1, 2, 3]", "is a JSON object, not list"),
+        (b'"text"', "is a JSON object, not str"),
         (b"\xff\xfe\x00garbage", "not UTF-8"),
         (b'{"format": "something-else", "version": 1}', "$.format"),
         (b'{"format": "hulkforge-mission", "version": 99}', "version 1 only"),
@@ -240,3 +240,16 @@ def test_mission_text_is_diff_friendly() -> None:
     assert sum(1 for line in lines if '"id": "D1"' in line) == 1
     assert json.loads(text)["format"] == "hulkforge-mission"
     assert mission_to_dict(load_mission(next(p for p in SAMPLES if p.stem == "tutorial")))["version"] == 1
+
+
+def test_saved_missions_get_the_usual_file_mode(tmp_path: Path) -> None:
+    """The temporary file behind an atomic save is private (0600); the saved mission must not stay so."""
+    import os
+
+    mask = os.umask(0o022)
+    try:
+        target = tmp_path / "shared.json"
+        save_mission(load_mission(next(p for p in SAMPLES if p.stem == "tutorial")), target)
+        assert target.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(mask)
