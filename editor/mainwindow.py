@@ -32,6 +32,10 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
     def __init__(self, doc: MissionDocument) -> None:
         QMainWindow.__init__(self)
         self.resize(1500, 920)
+        screen = self.screen().availableGeometry() if self.screen() is not None else None
+        if screen is not None and (screen.width() < 1500 or screen.height() < 920):
+            # Never open larger than the desktop: a window wider than the screen hides its own docks.
+            self.resize(min(1500, int(screen.width() * 0.95)), min(920, int(screen.height() * 0.92)))
         self.doc = doc
         self.ctx = ToolContext(doc)
         self.ctx.show_level = self.show_level
