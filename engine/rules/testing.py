@@ -163,3 +163,16 @@ def play(state: GameState, *actions: str) -> GameState:
     for a in actions:
         state.apply(a)
     return state
+
+
+def perft(state: GameState, depth: int) -> int:
+    """Leaf count of the legal-action tree to `depth` (a finished game counts as one leaf), as chess perft."""
+    acts = state.legal_actions()
+    if depth <= 1 or state.is_terminal():
+        return len(acts)
+    total = 0
+    for a in acts:
+        child = state.copy()
+        child.apply(a)
+        total += perft(child, depth - 1) if not child.is_terminal() else 1
+    return total

@@ -13,22 +13,11 @@ import pytest
 
 from engine.mission import load_mission
 from engine.resources import sample_mission
-from engine.rules.game import Game, GameState
+from engine.rules.game import Game
+from engine.rules.testing import perft
 
 HERE = Path(__file__).resolve().parent / "perft"
 FILES = sorted(HERE.glob("*.json"))
-
-
-def perft(state: GameState, depth: int) -> int:
-    acts = state.legal_actions()
-    if depth <= 1 or state.is_terminal():
-        return len(acts)
-    total = 0
-    for a in acts:
-        child = state.copy()
-        child.apply(a)
-        total += perft(child, depth - 1) if not child.is_terminal() else 1
-    return total
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])

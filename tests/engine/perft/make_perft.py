@@ -11,22 +11,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 from engine.mission import load_mission
 from engine.resources import sample_missions
-from engine.rules.game import Game, GameState
+from engine.rules.game import Game
+from engine.rules.testing import perft
 
 HERE = Path(__file__).resolve().parent
 POINTS = (0, 15, 60, 150)
-
-
-def perft(state: GameState, depth: int) -> int:
-    acts = state.legal_actions()
-    if depth <= 1 or state.is_terminal():
-        return len(acts)
-    total = 0
-    for a in acts:
-        child = state.copy()
-        child.apply(a)
-        total += perft(child, depth - 1) if not child.is_terminal() else 1
-    return total
 
 
 def positions_along(game: Game, seed: int) -> list[dict[str, object]]:
