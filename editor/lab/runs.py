@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.sim import BatchSpec, GameRecord, RunStatus
+from engine.sim import BatchSpec, GameRecord, RunStatus, batch_summary
 from engine.stats import BatchStats
 
 # Rows kept for the replay list and the CSV; beyond this only the statistics grow (memory stays bounded).
@@ -100,26 +100,18 @@ class LabRun:
 
     def results_document(self) -> dict[str, Any]:
         """The run as a hulkforge-results document (the format `hulkforge simulate --out` writes)."""
-        from engine.sim.batch import versions
         from engine.sim.results import RESULTS_FORMAT, RESULTS_VERSION, square_totals
 
-        summary: dict[str, Any] = {
-            "games_requested": self.spec.games,
-            "seed": self.spec.seed,
-            **self.stats.summary(),
-            "seconds": self.elapsed(),
-            "games_per_second": self.done / max(self.elapsed(), 1e-9),
-            "backend": self.backend,
-            "workers": self.workers,
-            "stopped": self.status.stopped if self.status else None,
-            "worker_deaths": self.status.worker_deaths if self.status else 0,
-            "mission": self.spec.mission,
-            "policies": dict(self.spec.policies),
-            "params": {k: dict(v) for k, v in self.spec.params.items()},
-            "options": dict(self.spec.options),
-            "mission_params": dict(self.spec.mission_params),
-            "versions": versions(),
-        }
+        summary = batch_summary(
+            self.spec,
+            self.stats,
+            seconds=self.elapsed(),
+            games_per_second=self.done / max(self.elapsed(), 1e-9),
+            backend=self.backend,
+            workers=self.workers,
+            stopped=self.status.stopped if self.status else None,
+            worker_deaths=self.status.worker_deaths if self.status else 0,
+        )
         return {
             "format": RESULTS_FORMAT,
             "version": RESULTS_VERSION,

@@ -11,6 +11,7 @@ from typing import Any
 _WHERE = {
     "BatchError": "engine.sim.local",
     "BatchResult": "engine.sim.batch",
+    "batch_summary": "engine.sim.batch",
     "iter_batch": "engine.sim.batch",
     "prepare_spec": "engine.sim.batch",
     "run_batch": "engine.sim.batch",

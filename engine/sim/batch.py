@@ -95,24 +95,47 @@ class BatchResult:
 
     def summary(self) -> dict[str, Any]:
         """Summary of the results file and of `simulate --json`."""
-        out: dict[str, Any] = {
-            "games_requested": self.spec.games,
-            "seed": self.spec.seed,
-            **self.stats.summary(),
-            "games_per_second": self.games_per_second,
-            "seconds": self.seconds,
-            "backend": self.backend,
-            "workers": self.workers,
-            "stopped": self.status.stopped,
-            "worker_deaths": self.status.worker_deaths,
-            "mission": self.spec.mission,
-            "policies": dict(self.spec.policies),
-            "params": {k: dict(v) for k, v in self.spec.params.items()},
-            "options": dict(self.spec.options),
-            "mission_params": dict(self.spec.mission_params),
-            "versions": versions(),
-        }
-        return out
+        return batch_summary(
+            self.spec,
+            self.stats,
+            seconds=self.seconds,
+            games_per_second=self.games_per_second,
+            backend=self.backend,
+            workers=self.workers,
+            stopped=self.status.stopped,
+            worker_deaths=self.status.worker_deaths,
+        )
+
+
+def batch_summary(
+    spec: BatchSpec,
+    stats: BatchStats,
+    *,
+    seconds: float,
+    games_per_second: float,
+    backend: str,
+    workers: int,
+    stopped: str | None,
+    worker_deaths: int,
+) -> dict[str, Any]:
+    """The summary block of a results file (schemas/results.schema.json): what ran, how it went, how to redo it."""
+    return {
+        "games_requested": spec.games,
+        "seed": spec.seed,
+        **stats.summary(),
+        "games_per_second": games_per_second,
+        "seconds": seconds,
+        "backend": backend,
+        "workers": workers,
+        "stopped": stopped,
+        "worker_deaths": worker_deaths,
+        "mission": spec.mission,
+        "policies": dict(spec.policies),
+        "params": {k: dict(v) for k, v in spec.params.items()},
+        "options": dict(spec.options),
+        "mission_params": dict(spec.mission_params),
+        "versions": versions(),
+    }
 
 
 def run_batch(
