@@ -225,7 +225,7 @@ class MarinePlayer:
             return None
         b = sit.board
         best: tuple[int, Action] | None = None
-        for a in sit.actions:
+        for a in self._psi_options(sit):
             if a.verb == "psi" and a.args[0] == "storm":
                 q = sit.state.p.get(a.args[1])
                 if q is None or q.kind != "stealer":
@@ -234,6 +234,18 @@ class MarinePlayer:
                 if r <= self.w.psi_storm_range and (best is None or r < best[0]):
                     best = (r, a)
         return best[1] if best else None
+
+    @staticmethod
+    def _psi_options(sit: Situation) -> Sequence[Action]:
+        """The psychic actions on offer: only an Archivist generates them, so only his options are read."""
+        if not any(pc.rank == "archivist" for pc in sit.marines):
+            return ()
+        of = getattr(sit.actions, "of", None)
+        if of is None:
+            return sit.actions
+        st = sit.state
+        # A power has no actor; it comes with the Archivist's own actions, so ask the engine for his list.
+        return [a for pc in sit.marines if pc.rank == "archivist" for a in st._own_actions(pc.id) if a.verb == "psi"]
 
     def _plan(self, pc: Any, sq: _Squad) -> Action | None:
         sit = sq.sit

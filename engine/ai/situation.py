@@ -60,12 +60,14 @@ class LegalSet:
 class Situation:
     """One decision's snapshot: legal actions indexed by actor, pieces by side, the game's tables."""
 
-    __slots__ = ("_by_actor", "_of", "actions", "board", "enemies", "goal", "gt", "legal", "marines", "state")
+    __slots__ = ("_by_actor", "_lazy", "_of", "actions", "board", "enemies", "goal", "gt", "legal", "marines", "state")
 
     def __init__(self, state: Any, actions: Sequence[Action]) -> None:
         self.state = state
         self.actions = actions
-        self.legal = LegalSet(actions)
+        # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself.
+        self._lazy = hasattr(actions, "of")
+        self.legal: Any = actions if self._lazy else LegalSet(actions)
         self._by_actor: dict[str, list[Action]] | None = None
         self._of: dict[str, list[Action]] | None = None
         pieces = state.p.values()
@@ -102,7 +104,9 @@ class Situation:
         if of is None:
             of = self._of = {}
         lst = of.get(pid)
-        if lst is None:
+        if lst is None and self._lazy:
+            lst = of[pid] = self.actions.of(pid)  # type: ignore[attr-defined]
+        elif lst is None:
             no_actor = _NO_ACTOR
             lst = of[pid] = [a for a in self.actions if a.args and a.args[0] == pid and a.verb not in no_actor]
         return lst

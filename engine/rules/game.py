@@ -14,10 +14,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.mission.model import Mission
-from engine.rules.actions import Action, act, parse_action
+from engine.rules.actions import END, PASS, Action, act, parse_action
 from engine.rules.board import DIR_NAMES, FACE_NAMES, Board
 from engine.rules.dice import Dice
 from engine.rules.features import Features, draw_features
+from engine.rules.lazy_legal import LegalActions
 from engine.rules.options import resolve_options
 from engine.rules.phases import PhaseRules
 from engine.rules.pieces import Event, GameResult, IllegalActionError
@@ -140,23 +141,81 @@ class GameState(PhaseRules):
         self._legal_key = self.version
         return out
 
-    def apply(self, action: Action | str) -> None:
-        """Apply one legal action (or its text); raises IllegalActionError otherwise."""
-        a = parse_action(action) if isinstance(action, str) else action
+    def legal_view(self) -> LegalActions:
+        """The legal actions as a lazy sequence: per-piece questions stay cheap, the full list is built on demand."""
+        return LegalActions(self)
+
+    def legal_actions_of(self, pid: str) -> list[Action]:
+        """The legal actions whose actor is piece `pid`, in legal_actions() order, without computing the others.
+
+        In an action phase a piece's actions depend on that piece alone, so only its own are generated: a
+        player deciding between two or three pieces pays for those, not for the whole side.
+        """
+        if self._legal_key != self.version and self.result_ is None and not self.stack:
+            return [a for a in self._own_actions(pid) if a.actor == pid]
+        return [a for a in self.legal_actions() if a.actor == pid]
+
+    def is_legal(self, action: Action) -> bool:
+        """`action in legal_actions()`, answered from the actor's own actions when that is enough."""
+        if self._legal_key != self.version and self.result_ is None and not self.stack:
+            if action == PASS or (action == END and self.active is not None):
+                return True
+            actor = action.actor
+            if actor is not None:
+                own = self._own_actions(actor)
+                for x in own:
+                    if x is action:
+                        return True
+                if action in own:
+                    return True
+            # Not among its actor's own actions (or no actor): the whole list decides.
+        legal = self._legal_list()
+        for x in legal:
+            if x is action:
+                return True
+        return action in legal
+
+    def _legal_list(self) -> list[Action]:
+        """The current legal actions (shared, not copied: callers must not change it)."""
         if self._legal_key != self.version:
             self._begin_memo()
             try:
                 self._compute_legal()
             finally:
                 self._end_memo()
-        for x in self._legal:
-            if x is a:
-                break
-        else:
-            if a not in self._legal:
-                raise IllegalActionError(
-                    f"illegal action {a.text()!r} for {self.current_player()} (turn {self.turn})"
-                )
+        return self._legal
+
+    def _own_actions(self, pid: str) -> list[Action]:
+        """Action phase only: what piece `pid` may do now (its slice of the phase's legal actions)."""
+        memo = self._own_memo
+        if memo[0] != self.version:
+            memo = self._own_memo = (self.version, {})
+        out = memo[1].get(pid)
+        if out is not None:
+            return out
+        out = []
+        pc = self.p.get(pid)
+        if pc is not None:
+            self._begin_memo()
+            try:
+                if self.phase == "marines":
+                    if pc.kind == "marine" and pc.sq >= 0:
+                        self._marine_actions(pc, self._budget(pc, False), out, in_turn=True)
+                elif pc.kind != "marine" and pc.st != 2:
+                    if pc.kind == "stealer":
+                        self._stealer_actions(pc, out)
+                    else:
+                        self._blip_actions(pc, out)
+            finally:
+                self._end_memo()
+        memo[1][pid] = out
+        return out
+
+    def apply(self, action: Action | str) -> None:
+        """Apply one legal action (or its text); raises IllegalActionError otherwise."""
+        a = parse_action(action) if isinstance(action, str) else action
+        if not self.is_legal(a):
+            raise IllegalActionError(f"illegal action {a.text()!r} for {self.current_player()} (turn {self.turn})")
         player = self.current_player() or ""
         turn = self.turn
         self._fx = []

@@ -94,6 +94,7 @@ class StateCore:
         self._fx: list[str] = []
         self._legal_key = -1
         self._legal: list[Action] = []
+        self._own_memo: tuple[int, dict[str, list[Action]]] = (-1, {})
         self._seen_memo: dict[int, bool] | None = None
         self._seen_cand: frozenset[int] | None = None
         self._near_memo: dict[int, bool] | None = None

@@ -43,7 +43,7 @@ def play_out(
         player = state.current_player()
         if player is None:
             raise RuntimeError("no player to move in a state that is not terminal")
-        actions = state.legal_actions()
+        actions = state.legal_view() if hasattr(state, "legal_view") else state.legal_actions()
         if not actions:
             raise RuntimeError(f"{player} has no legal action in a state that is not terminal")
         action = policies[player].choose(state, actions, rngs[player])
