@@ -23,25 +23,66 @@ from engine.rules.board import DIR_VEC, FACE_VEC
 
 
 class _Field:
-    """Per-decision picture: attack-distance map, the Marines on overwatch, how many models are close."""
+    """Per-decision picture: attack-distance map, the Marines on overwatch, how many models are close.
 
-    __slots__ = ("_danger", "dm", "near", "ow_range", "route", "sit", "urgent", "watchers")
+    Most decisions are a blip's next step, which needs none of the group picture: every part is computed
+    on first use (the state does not change during a decision, so the answers are the same).
+    """
 
-    def __init__(self, sit: Situation, dm: list[int], reach: float) -> None:
+    __slots__ = ("_danger", "_near", "_reach", "_route", "_urgent", "_watchers", "dm", "ow_range", "player", "sit")
+
+    def __init__(self, sit: Situation, dm: list[int], reach: float, player: GenestealerPlayer) -> None:
         self.sit = sit
         self.dm = dm
-        st = sit.state
-        self.watchers = [m for m in sit.marines if m.ow and not m.jam and not m.prone]
-        self.ow_range = st.game.ow_range
-        near = 0
-        for pc in sit.enemies:
-            if pc.sq >= 0 and dm[pc.sq] <= reach:
-                near += pc.value if pc.kind == "blip" else 1
-        self.near = near
-        self.route = dm
-        self.urgent = False
+        self.player = player
+        self._reach = reach
+        self.ow_range = sit.state.game.ow_range
+        self._watchers: list[Any] | None = None
+        self._near: int | None = None
+        self._route: list[int] | None = None
+        self._urgent: bool | None = None
         # The state is fixed for the decision, so a square's danger is too; paths and moves overlap.
         self._danger: dict[int, float] = {}
+
+    @property
+    def watchers(self) -> list[Any]:
+        """The Marines whose overwatch can fire."""
+        w = self._watchers
+        if w is None:
+            w = self._watchers = [m for m in self.sit.marines if m.ow and not m.jam and not m.prone]
+        return w
+
+    @property
+    def near(self) -> int:
+        """Models (a blip counts its value) within `reach` of an attack square."""
+        n = self._near
+        if n is None:
+            dm = self.dm
+            reach = self._reach
+            n = 0
+            for pc in self.sit.enemies:
+                if pc.sq >= 0 and dm[pc.sq] <= reach:
+                    n += pc.value if pc.kind == "blip" else 1
+            self._near = n
+        return n
+
+    @property
+    def route(self) -> list[int]:
+        """The blips' map (attack squares and the Marines' route ahead); the attack map when no blip is left."""
+        r = self._route
+        if r is None:
+            sit = self.sit
+            has_blip = any(pc.kind == "blip" for pc in sit.enemies)
+            r = self._route = self.player._route_map(sit, self.dm) if has_blip else self.dm
+        return r
+
+    @property
+    def urgent(self) -> bool:
+        """The Marines are about to reach their goal."""
+        u = self._urgent
+        if u is None:
+            u = self._urgent = self.player._urgent(self.sit)
+        return u
 
     def danger(self, t: int) -> float:
         """Expected overwatch shots (plus a little for CP reactions) for an action ending on square t."""
@@ -258,22 +299,19 @@ class GenestealerPlayer:
         if not sit.marines:
             return PASS
         dm = self._attack_map(sit)
-        fld = _Field(sit, dm, self.w.standoff + 3)
-        fld.route = self._route_map(sit, dm) if any(pc.kind == "blip" for pc in sit.enemies) else dm
-        fld.urgent = self._urgent(sit)
-        cands: list[Any] = []
+        fld = _Field(sit, dm, self.w.standoff + 3, self)
+        # The active piece first (usually a blip in mid-move, which settles the decision), then the fresh
+        # ones, Genestealers before blips, nearest first.
         if st.active is not None:
             pc = st.p.get(st.active)
             if pc is not None:
-                cands.append(pc)
+                a = self._stealer(pc, fld) if pc.kind == "stealer" else self._blip(pc, fld)
+                if a is not None and a in sit.legal:
+                    return a
         fresh = [pc for pc in sit.enemies if pc.st == 0 and pc.id != st.active]
         fresh.sort(key=lambda pc: (pc.kind == "blip", dm[pc.sq] if pc.sq >= 0 else INF, pc.id))
-        cands.extend(fresh)
-        for pc in cands:
-            if pc.kind == "stealer":
-                a = self._stealer(pc, fld)
-            else:
-                a = self._blip(pc, fld)
+        for pc in fresh:
+            a = self._stealer(pc, fld) if pc.kind == "stealer" else self._blip(pc, fld)
             if a is not None and a in sit.legal:
                 return a
         return PASS
@@ -303,7 +341,49 @@ class GenestealerPlayer:
             return act("reveal", pid)
         if pc.ap <= 0 or fld.route[pc.sq] <= 1 or here <= self.w.standoff:
             return None
-        return self._step(pc, fld, charge=True, blip=True)
+        return self._blip_step(pc, fld)
+
+    def _blip_step(self, pc: Any, fld: _Field) -> Action | None:
+        """`_step(charge=True, blip=True)` for a blip, asking the rules about the best steps only.
+
+        A blip's step scores its square's route cost (+0.01 a move, +0.02 a climb or jump, +0.03 opening a
+        door) and the least score wins, the earliest in legal-action order on ties, if it gains over half a
+        square. Sorting the candidates by (score, legal order) and taking the first legal one gives the same
+        action as scoring every legal action, and usually checks one step instead of listing them all.
+        """
+        sit = fld.sit
+        st = sit.state
+        b = sit.board
+        dm = fld.route
+        s = pc.sq
+        pid = pc.id
+        limit = dm[s] - 0.5
+        nbs = b.nbr[s]
+        tab = st.game.move_table(pid)
+        cands: list[tuple[float, int, int, Action]] = []
+        for d in range(8):
+            t = nbs[d]
+            if t >= 0:
+                v = dm[t] + 0.01
+                if v < limit:
+                    cands.append((v, 0, d, tab[d * 6]))
+        for i, (did, t) in enumerate(b.doors_near(s, -1)):
+            v = dm[t] + 0.03
+            if v < limit:
+                cands.append((v, 1, i, act("open", pid, did)))
+        feat = st.feat
+        t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
+        if t >= 0 and dm[t] + 0.02 < limit:
+            v = dm[t] + 0.02
+            cands += [(v, 2, 0, act("climb", pid)), (v, 2, 1, act("jump", pid))]
+        if not cands:
+            return None
+        cands.sort(key=_cand_key)
+        legal = sit.legal
+        for c in cands:
+            if c[3] in legal:
+                return c[3]
+        return None
 
     def _stealer(self, pc: Any, fld: _Field) -> Action | None:
         sit = fld.sit
@@ -450,6 +530,10 @@ class GenestealerPlayer:
 
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
+
+
+def _cand_key(c: tuple[float, int, int, Action]) -> tuple[float, int, int]:
+    return c[0], c[1], c[2]
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}
 
 

@@ -252,9 +252,17 @@ class MarinePlayer:
         st = sit.state
         b = sit.board
         pid = pc.id
-        mine = sit.actions_of(pid)
-        if not mine:
-            return None
+        # Of a Marine's own actions only his shots and flamer shots are read whole; the rest is asked one
+        # action at a time. The rules list just those when they can (he surely has something to do then).
+        opts = sit.fire_options(pc)
+        if opts is None:
+            mine = sit.actions_of(pid)
+            if not mine:
+                return None
+            shots = [a for a in mine if a.verb == "shoot"]
+            flames = [a for a in mine if a.verb == "flame"]
+        else:
+            shots, flames = opts
         ap = pc.ap + sq.cp_now if pc.st != 2 else sq.cp_now
         if ap <= 0 and not pc.free:
             return None
@@ -266,7 +274,7 @@ class MarinePlayer:
         goal = sit.goal
         # The mission's own target first: flame the section, leave by the exit.
         if goal.kind == "flame" and pc.ranged == "heavy_flamer":
-            for a in mine:
+            for a in flames:
                 if a.verb == "flame":
                     t = b.parse_sq(a.args[1])
                     if (t // b.plane, b.section[t]) == goal.flame_key:
@@ -278,7 +286,7 @@ class MarinePlayer:
             if a in sit.legal:
                 return a
         threatened = sq.de[pc.sq] <= sq.radius
-        targets = [a for a in mine if a.verb == "shoot" and a.args[1] in st.p]
+        targets = [a for a in shots if a.args[1] in st.p]
         if pc.jam and ap >= 1 and (targets or threatened):
             return act("unjam", pid)
         if targets:
@@ -286,7 +294,7 @@ class MarinePlayer:
             if shot is not None:
                 return shot
         if pc.ranged == "heavy_flamer" and ap >= 2:
-            burn = self._flame(pc, mine, sit)
+            burn = self._flame(pc, flames, sit)
             if burn is not None:
                 return burn
         front = b.nbr[pc.sq][pc.facing * 2]

@@ -11,6 +11,8 @@ from typing import Any
 
 from engine.ai.tables import INF, GameTables, tables
 from engine.rules.actions import Action
+from engine.rules.lazy_legal import LegalActions
+from engine.rules.quick_legal import marine_fire_options
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
 
@@ -66,13 +68,19 @@ class Situation:
         self.state = state
         self.actions = actions
         # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself.
-        self._lazy = hasattr(actions, "of")
+        self._lazy = type(actions) is LegalActions
         self.legal: Any = actions if self._lazy else LegalSet(actions)
         self._by_actor: dict[str, list[Action]] | None = None
         self._of: dict[str, list[Action]] | None = None
-        pieces = state.p.values()
-        self.marines = [pc for pc in pieces if pc.kind == "marine" and pc.sq >= 0]
-        self.enemies = [pc for pc in pieces if pc.kind != "marine"]
+        marines: list[Any] = []
+        enemies: list[Any] = []
+        for pc in state.p.values():
+            if pc.kind != "marine":
+                enemies.append(pc)
+            elif pc.sq >= 0:
+                marines.append(pc)
+        self.marines = marines
+        self.enemies = enemies
         gt = _last_tables(state)
         self.gt: GameTables = gt
         self.board = gt.mt.board
@@ -110,6 +118,15 @@ class Situation:
             no_actor = _NO_ACTOR
             lst = of[pid] = [a for a in self.actions if a.args and a.args[0] == pid and a.verb not in no_actor]
         return lst
+
+    def fire_options(self, pc: Any) -> tuple[list[Action], list[Action]] | None:
+        """(shoot, flame) actions of Marine pc in the action phase, without listing his other actions.
+
+        None when the rules cannot say cheaply (or the actions came as a plain list): ask actions_of then.
+        """
+        if self._lazy and not self.state.stack:
+            return marine_fire_options(self.state, pc)
+        return None
 
     def marine_goal_map(self, flamer: bool = True) -> list[int] | None:
         """Marine cost to the mission goal from every square (None when the Marines only have to survive).
@@ -153,17 +170,14 @@ class Situation:
 
     def enemy_map(self) -> list[int]:
         """Walking cost for the nearest Genestealer or blip (lurking ones from their entry) to every square."""
-        st = self.state
         b = self.board
-        seeds = []
-        for pc in self.enemies:
-            if pc.sq >= 0:
-                seeds.append((pc.sq, 0))
-            elif pc.entry:
-                seeds.append((b.entries[pc.entry], 1))
+        entries = b.entries
+        seeds = [(pc.sq, 0) if pc.sq >= 0 else (entries[pc.entry], 1) for pc in self.enemies if pc.sq >= 0 or pc.entry]
         if not seeds:
             return [INF] * b.size
-        key = ("E", st.turn, tuple(sorted(seeds)))
+        # The map is a function of the seeds alone (any order gives the same map); the pieces keep their
+        # order between decisions, so the unsorted tuple finds the cached map as well.
+        key = ("E", tuple(seeds))
         # Only the squad's neighbourhood matters (threat radius, facing toward the threat).
         return self.gt.from_seeds(key, seeds, limit=40)
 

@@ -22,6 +22,7 @@ from engine.rules.lazy_legal import LegalActions
 from engine.rules.options import resolve_options
 from engine.rules.phases import PhaseRules
 from engine.rules.pieces import Event, GameResult, IllegalActionError
+from engine.rules.quick_legal import quick_move_legal, quick_turn_legal
 from engine.rules.state_core import BLIP_AP, BLIP_POOL_VALUES, MARINE_AP, STEALER_AP, G, M, Player
 
 __all__ = [
@@ -162,6 +163,21 @@ class GameState(PhaseRules):
                 return True
             actor = action.actor
             if actor is not None:
+                verb = action.verb
+                if verb == "move" or verb == "turn":
+                    memo = self._quick_memo
+                    if memo[0] != self.version:
+                        memo = self._quick_memo = (self.version, {})
+                    quick = memo[1].get(action)
+                    if quick is not None:
+                        return quick
+                    pc = self.p.get(actor)
+                    if pc is not None:
+                        args = action.args
+                        quick = quick_move_legal(self, pc, args) if verb == "move" else quick_turn_legal(self, pc, args)
+                        if quick is not None:
+                            memo[1][action] = quick
+                            return quick  # steps and turns are only ever offered by their own piece's loops
                 own = self._own_actions(actor)
                 for x in own:
                     if x is action:

@@ -95,6 +95,7 @@ class StateCore:
         self._legal_key = -1
         self._legal: list[Action] = []
         self._own_memo: tuple[int, dict[str, list[Action]]] = (-1, {})
+        self._quick_memo: tuple[int, dict[Action, bool]] = (-1, {})
         self._seen_memo: dict[int, bool] | None = None
         self._seen_cand: frozenset[int] | None = None
         self._near_memo: dict[int, bool] | None = None
