@@ -360,29 +360,29 @@ class GenestealerPlayer:
         limit = dm[s] - 0.5
         nbs = b.nbr[s]
         tab = st.game.move_table(pid)
-        cands: list[tuple[float, int, int, Action]] = []
+        cands: list[tuple[float, tuple[int, int], Action]] = []
         for d in range(8):
             t = nbs[d]
             if t >= 0:
                 v = dm[t] + 0.01
                 if v < limit:
-                    cands.append((v, 0, d, tab[d * 6]))
+                    cands.append((v, (0, d), tab[d * 6]))
         for i, (did, t) in enumerate(b.doors_near(s, -1)):
             v = dm[t] + 0.03
             if v < limit:
-                cands.append((v, 1, i, act("open", pid, did)))
+                cands.append((v, (1, i), act("open", pid, did)))
         feat = st.feat
         t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
         if t >= 0 and dm[t] + 0.02 < limit:
             v = dm[t] + 0.02
-            cands += [(v, 2, 0, act("climb", pid)), (v, 2, 1, act("jump", pid))]
+            cands += [(v, (2, 0), act("climb", pid)), (v, (2, 1), act("jump", pid))]
         if not cands:
             return None
         cands.sort(key=_cand_key)
         legal = sit.legal
         for c in cands:
-            if c[3] in legal:
-                return c[3]
+            if c[2] in legal:
+                return c[2]
         return None
 
     def _stealer(self, pc: Any, fld: _Field) -> Action | None:
@@ -390,11 +390,14 @@ class GenestealerPlayer:
         st = sit.state
         b = sit.board
         pid = pc.id
-        mine = sit.actions_of(pid)
-        if not mine or pc.ap <= 0:
-            return None
-        for a in mine:
-            if a.verb == "assault" and a.args[1] in st.p:
+        hits = sit.stealer_assaults(pc)
+        if hits is None:
+            mine = sit.actions_of(pid)
+            if not mine or pc.ap <= 0:
+                return None
+            hits = [a for a in mine if a.verb == "assault"]
+        for a in hits:
+            if a.args[1] in st.p:
                 return a
         if pc.sq < 0:
             t = b.entries[pc.entry]
@@ -414,9 +417,9 @@ class GenestealerPlayer:
         if dm[s] >= INF:
             return None
         if self.novice:
-            return self._step(pc, fld, charge=True, blip=False)
+            return self._step(pc, fld, charge=True)
         charge = self._should_charge(pc, fld)
-        return self._step(pc, fld, charge=charge, blip=False)
+        return self._step(pc, fld, charge=charge)
 
     def _better_flank(self, pc: Any, marine: Any, fld: _Field) -> bool:
         """Next to a Marine who faces us: is a side or rear square one cheap step away? Then go there."""
@@ -461,79 +464,90 @@ class GenestealerPlayer:
         tolerance = w.shot_tolerance + w.aggression * 2 + friends
         return shots <= tolerance
 
-    def _step(self, pc: Any, fld: _Field, *, charge: bool, blip: bool) -> Action | None:
-        """One move (or door opening / turn) toward an attack square, or toward the stand-off line."""
+    def _step(self, pc: Any, fld: _Field, *, charge: bool) -> Action | None:
+        """A Genestealer's move (or door opening) toward an attack square, or toward the stand-off line.
+
+        Each square scores its attack-map cost (or its distance from the stand-off line), plus its expected
+        overwatch shots times `caution`; a move adds 0.05 when it does not end facing the way onward and
+        0.01 per AP (a step back costs 2), a climb or jump 0.02, opening a door 0.03. The least score wins,
+        the earliest in legal-action order on ties, if it gains over half a square.
+
+        Candidates are taken in order of their score without the shots (a lower bound, since shots only
+        add), and the rules are asked about one only while it could still win: the same action as scoring
+        every legal action, for a few legality questions and line-of-sight checks instead of all of them.
+        """
         sit = fld.sit
         st = sit.state
         b = sit.board
-        dm = fld.route if blip else fld.dm
+        dm = fld.dm
         s = pc.sq
         w = self.w
         pid = pc.id
         caution = 0.0 if self.novice else (0.5 + 2 * w.caution)
         stand = w.standoff
 
-        def score(t: int) -> float:
+        def base(t: int) -> float:
             if charge:
-                v = float(dm[t])
-            else:
-                v = abs(dm[t] - stand) + (2.0 if dm[t] < stand else 0.0)
-            if not blip and caution:
+                return float(dm[t])
+            return abs(dm[t] - stand) + (2.0 if dm[t] < stand else 0.0)
+
+        def score(t: int) -> float:
+            v = base(t)
+            if caution:
                 v += caution * fld.danger(t)
             return v
 
-        cur = score(s) if not charge else float(dm[s]) + (caution * fld.danger(s) if not blip and caution else 0.0)
-        best: tuple[float, int, Action] | None = None
-        # A Genestealer has up to four moves per square (one per final facing): score each square once.
-        scores: dict[int, float] = {}
+        limit = score(s) - 0.5
+        f0 = pc.facing
+        fx, fy = FACE_VEC[f0]
+        tab = st.game.move_table(pid)
+        # (lower bound, order, square, extra after the square's score, action); order = legal-action order
+        cands: list[tuple[float, tuple[int, int, int], int, tuple[float, ...], Action]] = []
         wants: dict[int, int] = {}
-        nbs = b.nbr[s]
-        fx, fy = FACE_VEC[pc.facing]
-        for a in sit.actions_of(pid):
-            if a.verb != "move" or (len(a.args) > 2 and a.args[2] == "jump"):
+        for i, (d, t, _cost) in enumerate(b.steps(s, f0, False)):
+            lo = base(t)
+            if lo + 0.01 >= limit:
                 continue
-            d = _DIR_IDX[a.args[1]]
-            t = nbs[d]
-            sc = scores.get(t)
-            if sc is None:
-                sc = scores[t] = score(t)
-            v = sc
-            if blip:
-                cost = 1
-            else:
-                dx, dy = DIR_VEC[d]
-                cost = 2 if dx * fx + dy * fy < 0 else 1
-                want = wants.get(t)
-                if want is None:
-                    want = wants[t] = self._want_facing(t, dm, sit)
-                new_f = FACE_INDEX[a.args[2]] if len(a.args) > 2 else pc.facing
-                if new_f != want:
-                    v += 0.05
-            v += 0.01 * cost
-            if best is None or v < best[0]:
-                best = (v, 0, a)
-        for a in sit.actions_of(pid):
-            if a.verb in ("climb", "jump"):
-                t = st.feat.ladder.get(s, st.feat.pit_up.get(s, st.feat.pit_down.get(s, -1)))
-                if t >= 0:
-                    v = score(t) + 0.02
-                    if best is None or v < best[0]:
-                        best = (v, 0, a)
-            elif a.verb == "open":
-                t = b.doors[a.args[1]]
-                v = score(t) + 0.03
-                if best is None or v < best[0]:
-                    best = (v, 0, a)
-        if best is not None and best[0] < cur - 0.5:
-            return best[2]
-        return None
-
+            want = wants.get(t)
+            if want is None:
+                want = wants[t] = self._want_facing(t, dm, sit)
+            dx, dy = DIR_VEC[d]
+            cost = 0.01 * (2 if dx * fx + dy * fy < 0 else 1)
+            k = d * 6
+            for j, (new_f, slot) in enumerate(((f0, 0), *((f, f + 1) for f in ((f0 + 1) % 4, (f0 + 3) % 4)))):
+                extra: tuple[float, ...] = (0.05, cost) if new_f != want else (cost,)
+                v = lo
+                for e in extra:
+                    v += e
+                cands.append((v, (0, i, j), t, extra, tab[k + slot]))
+        for i, (did, t) in enumerate(b.doors_near(s, f0)):
+            cands.append((base(t) + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
+        feat = st.feat
+        t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
+        if t >= 0:
+            lo = base(t) + 0.02
+            cands += [(lo, (2, 0, 0), t, (0.02,), act("climb", pid)), (lo, (2, 1, 0), t, (0.02,), act("jump", pid))]
+        cands.sort(key=_cand_key)
+        legal = sit.legal
+        # Starting from (limit, before everything): a candidate must score strictly under the limit.
+        best_v, best_o, best_a = limit, (-1, 0, 0), None
+        for lo, order, t, adds, a in cands:
+            if lo > best_v or (lo == best_v and order > best_o):
+                break  # the rest score at least this much: none can win
+            if a not in legal:
+                continue
+            v = score(t)
+            for e in adds:
+                v += e
+            if v < best_v or (v == best_v and order < best_o):
+                best_v, best_o, best_a = v, order, a
+        return best_a
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
 
 
-def _cand_key(c: tuple[float, int, int, Action]) -> tuple[float, int, int]:
-    return c[0], c[1], c[2]
+def _cand_key(c: tuple[Any, ...]) -> tuple[Any, Any]:
+    return c[0], c[1]
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}
 
 

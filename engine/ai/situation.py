@@ -12,7 +12,7 @@ from typing import Any
 from engine.ai.tables import INF, GameTables, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
-from engine.rules.quick_legal import marine_fire_options
+from engine.rules.quick_legal import marine_fire_options, stealer_assaults
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
 
@@ -126,6 +126,12 @@ class Situation:
         """
         if self._lazy and not self.state.stack:
             return marine_fire_options(self.state, pc)
+        return None
+
+    def stealer_assaults(self, pc: Any) -> list[Action] | None:
+        """The assault actions of Genestealer pc in the action phase (None: ask actions_of instead)."""
+        if self._lazy and not self.state.stack:
+            return stealer_assaults(self.state, pc)
         return None
 
     def marine_goal_map(self, flamer: bool = True) -> list[int] | None:

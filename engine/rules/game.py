@@ -182,9 +182,10 @@ class GameState(PhaseRules):
                 for x in own:
                     if x is action:
                         return True
-                if action in own:
-                    return True
-            # Not among its actor's own actions (or no actor): the whole list decides.
+                # The phase's list is the pieces' own lists put together: an action with an actor is legal
+                # exactly when its actor offers it.
+                return action in own
+            # No actor (a psychic power): the whole list decides.
         legal = self._legal_list()
         for x in legal:
             if x is action:

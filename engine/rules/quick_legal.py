@@ -91,6 +91,36 @@ def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list
     return shots, flames
 
 
+def stealer_assaults(state: GameState, pc: Piece) -> list[Action] | None:
+    """In the Genestealer action phase: the `assault` actions of Genestealer pc, in legal order.
+
+    None unless the Genestealer surely has some legal action (on the board, AP left, not held in a lasting
+    fire: a turn is always offered then).
+    """
+    s = pc.sq
+    if state.phase != "stealers" or pc.kind != "stealer" or pc.st == 2 or pc.ap <= 0 or s < 0:
+        return None
+    if state.game.fire_module and s in state.flames:
+        return None
+    out: list[Action] = []
+    pid = pc.id
+    occ, p = state.occ, state.p
+    b = state.game.board
+    t = b.nbr[s][pc.facing * 2]
+    if t >= 0:
+        tid = occ.get(t)
+        if tid is not None and p[tid].kind == "marine":
+            out.append(act("assault", pid, tid))
+        did = state.closed.get(t)
+        if did is not None and b.door_kind[did] == "door":
+            out.append(act("assault", pid, did))
+    for other in state.feat.through(s):
+        tid = occ.get(other)
+        if tid is not None and p[tid].kind == "marine":
+            out.append(act("assault", pid, tid))
+    return out
+
+
 def _cost_of(state: GameState, s: int, facing: int, marine: bool, d: int) -> int:
     """AP of the step in direction d before rubble, or 0 when the piece may not step that way."""
     for dd, _t, cost in state.game.board.steps(s, facing, marine):

@@ -16,7 +16,7 @@ from engine.rules.actions import DIRS, FACES, Action, act
 from engine.rules.game import Game, GameState
 from engine.rules.lazy_legal import LegalActions, StaleLegalActionsError
 from engine.rules.pieces import IllegalActionError
-from engine.rules.quick_legal import marine_fire_options
+from engine.rules.quick_legal import marine_fire_options, stealer_assaults
 from engine.rules.testing import scenario
 
 
@@ -34,7 +34,7 @@ def _probes(state: GameState, full: list[Action]) -> list[Action]:
 @pytest.mark.parametrize("sample", ["pitfall", "recover_the_relic", "the_long_drop", "tutorial"])
 def test_per_piece_answers_match_the_full_list(sample: str) -> None:
     game = Game(load_mission(str(sample_mission(sample))))
-    checked_pieces = checked_probes = checked_fire = 0
+    checked_pieces = checked_probes = checked_fire = checked_assaults = 0
     for seed in range(2):
         state = game.new_state(seed)
         rng = random.Random(seed)
@@ -61,8 +61,13 @@ def test_per_piece_answers_match_the_full_list(sample: str) -> None:
                     assert mine, pid
                     assert opts == ([a for a in mine if a.verb == "shoot"], [a for a in mine if a.verb == "flame"])
                     checked_fire += 1
+                hits = stealer_assaults(per_piece, per_piece.p[pid]) if not state.stack else None
+                if hits is not None:
+                    mine = [a for a in full if a.actor == pid]
+                    assert mine and hits == [a for a in mine if a.verb == "assault"], pid
+                    checked_assaults += 1
             state.apply(rng.choice(full))
-    assert checked_pieces > 1000 and checked_probes > 10000 and checked_fire > 100
+    assert checked_pieces > 1000 and checked_probes > 10000 and checked_fire > 100 and checked_assaults > 100
 
 
 def test_apply_refuses_what_the_actor_may_not_do() -> None:
@@ -124,4 +129,8 @@ def test_steps_over_rubble_holes_doors_and_flames_at_every_ap_and_facing() -> No
                         mine = [a for a in full if a.actor == pid]
                         assert mine and opts == ([a for a in mine if a.verb == "shoot"],
                                                  [a for a in mine if a.verb == "flame"]), (phase, fire, ap, pid)
+                    hits = stealer_assaults(fresh, fresh.p[pid])
+                    if hits is not None:
+                        mine = [a for a in full if a.actor == pid]
+                        assert mine and hits == [a for a in mine if a.verb == "assault"], (phase, fire, ap, pid)
     assert compared > 10000
