@@ -149,15 +149,18 @@ class GenestealerPlayer:
         b = sit.board
         st = sit.state
         flank = 0 if self.novice else int(self.w.flank)
+        # When only the flamer can win the mission, the others are worth less: strike him first.
+        key = 0 if self.novice or sit.goal.kind != "flame" else int(self.w.key_target)
         seeds: list[tuple[int, int]] = []
         for m in sit.marines:
             nb = b.nbr[m.sq]
+            extra = key if key and m.ranged != "heavy_flamer" else 0
             for d in (0, 2, 4, 6):
                 t = nb[d]
                 if t >= 0:
-                    seeds.append((t, flank if d == m.facing * 2 and not m.prone else 0))
+                    seeds.append((t, extra + (flank if d == m.facing * 2 and not m.prone else 0)))
             for t in st.feat.through(m.sq):
-                seeds.append((t, 1))
+                seeds.append((t, extra + 1))
         return seeds
 
     def _attack_map(self, sit: Situation) -> list[int]:
@@ -171,7 +174,7 @@ class GenestealerPlayer:
 
     def _route_map(self, sit: Situation, dm: list[int]) -> list[int]:
         """Blips' map: attack squares, and the Marines' route to their goal a few squares ahead (ambush)."""
-        D = sit.marine_goal_map() if self.w.ambush > 0 and not self.novice else None
+        D = sit.marine_goal_map() if self.w.ambush > 0 and not self.novice and sit.goal.kind != "flame" else None
         if D is None or not sit.marines:
             return dm
         # A pure function of the attack seeds (memoised object) and the goal map: reuse the last one.

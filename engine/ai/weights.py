@@ -38,10 +38,11 @@ class GenestealerWeights:
     group: float = 3.0  # models gathered near a Marine before they charge together
     standoff: float = 4.0  # where Genestealers wait when not charging: this walking cost from an attack square
     reveal_range: float = 7.0  # blips convert when this close to an attack square
-    flank: float = 3.0  # extra cost of attacking a Marine from his front square
+    flank: float = 1.0  # extra cost of attacking a Marine from his front square (more sends them the long way round)
     ambush: float = 1.0  # 1: blips head for the Marines' route ahead, not only the nearest Marine
     urgent_within: float = 8.0  # once the Marines are this close to their goal, every Genestealer charges
     shot_tolerance: float = 1.5  # overwatch shots a lone charger accepts; each gathered friend adds one
+    key_target: float = 3.0  # in a flame mission, extra walking cost to strike any Marine but the flamer
 
 
 W = TypeVar("W", MarineWeights, GenestealerWeights)
