@@ -8,6 +8,9 @@ from engine.rules.actions import PASS, Action
 from engine.rules.legal import LegalRules
 from engine.rules.pieces import Piece
 
+_CONV: tuple[Any, ...] = ("conv",)  # frames are immutable: one shared tuple will do
+_CONV_ONLY = (_CONV,)
+
 
 class ActingRules(LegalRules):
     """Applying a piece action, what follows it (conversions, CP reactions, overwatch) and simple orders."""
@@ -21,36 +24,42 @@ class ActingRules(LegalRules):
             return
         pc = self.p[pid]
         marine = pc.kind == "marine"
-        if verb != "shoot" and marine:
-            pc.sus = ""
-        if marine and pc.ow and verb not in ("unjam", "overwatch"):
-            pc.ow = False
-        if marine and pc.guard and verb not in ("guard",):
-            pc.guard = False
+        if marine:
+            if verb != "shoot":
+                pc.sus = ""
+            if pc.ow and verb != "unjam" and verb != "overwatch":
+                pc.ow = False
+            if pc.guard and verb != "guard":
+                pc.guard = False
         base = len(self.stack)
-        handler = getattr(self, "_act_" + verb)
-        handler(pc, a, reaction)
-        if pc.kind == "marine" and (reaction or verb not in ("move", "turn")):
+        self._act_fns[verb](self, pc, a, reaction)
+        kind = pc.kind
+        if kind == "marine":
+            if reaction or (verb != "move" and verb != "turn"):
+                pc.free = False
+        elif kind == "stealer" and verb != "turn":
             pc.free = False
-        elif pc.kind == "stealer" and verb != "turn":
-            pc.free = False
-        self._after_action(pc if pc.kind != "marine" and pc.id in self.p else None, base)
+        self._after_action(pc if kind != "marine" and pid in self.p else None, base)
 
     def _after_action(self, stealer: Piece | None, base: int | None = None) -> None:
         """Queue what follows an action, under the frames the action itself pushed (they resolve first):
         involuntary conversions, then the CP reaction, then overwatch."""
-        hooks: list[tuple[Any, ...]] = []
-        if self.phase == "stealers" and stealer is not None and stealer.kind == "stealer" and stealer.sq >= 0:
-            hooks += [("susq", stealer.id), ("owq", stealer.id), ("reactq", stealer.id)]
-        elif self.phase == "stealers" and stealer is not None:
-            for m in self.p.values():
-                if m.kind == "marine":
-                    m.sus = ""
-        hooks.append(("conv",))
-        if base is None:
-            self.stack.extend(hooks)
+        hooks: tuple[tuple[Any, ...], ...] = _CONV_ONLY
+        if self.phase == "stealers" and stealer is not None:
+            if stealer.kind == "stealer" and stealer.sq >= 0:
+                sid = stealer.id
+                hooks = (("susq", sid), ("owq", sid), ("reactq", sid), _CONV)
+            else:
+                p = self.p
+                for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
+                    m = p.get(mid)
+                    if m is not None and m.kind == "marine":
+                        m.sus = ""
+        stack = self.stack
+        if base is None or base == len(stack):
+            stack.extend(hooks)
         else:
-            self.stack[base:base] = hooks
+            stack[base:base] = hooks
         self._check_victory()
 
     def _act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:

@@ -8,6 +8,7 @@ from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES
 from engine.rules.pieces import Piece
 from engine.rules.psychic import PsychicRules
+from engine.rules.sight import MarineSight
 from engine.rules.state_core import BLIP_AP, STEALER_AP, G, M
 
 
@@ -69,17 +70,16 @@ class BlipRules(PsychicRules):
             self.stack.append((frame[0], frame[1] - 1, *frame[2:]))
 
     def _run_conv(self, frame: tuple[Any, ...]) -> None:
-        blips = [pc for pc in self.p.values() if pc.kind == "blip" and pc.sq >= 0]
-        if not blips:
-            return
-        self._begin_memo()  # nothing moves while we look
-        try:
-            seen = next((pc for pc in blips if self._seen_by_marine(pc.sq)), None)
-        finally:
-            self._end_memo()
-        if seen is not None:
-            self.stack.append(("conv",))
-            self._convert(seen, voluntary=False)
+        # The first blip on the board that some Marine sees (blips stand on distinct squares: no memo needed).
+        sight: MarineSight | None = None
+        for pc in self.p.values():
+            if pc.kind == "blip" and pc.sq >= 0:
+                if sight is None:
+                    sight = self._marine_sight()
+                if pc.sq in sight.cand and self._seen_by_marine_now(pc.sq, sight.eyes):
+                    self.stack.append(("conv",))
+                    self._convert(pc, voluntary=False)
+                    return
 
     def _convert(self, blip: Piece, voluntary: bool) -> None:
         """Replace a blip by its Genestealers; placement decisions follow."""

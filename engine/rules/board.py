@@ -71,6 +71,7 @@ class Board:
         self._wide: dict[int, dict[int, Line]] = {}
         self._door_near: dict[int, tuple[tuple[str, int], ...]] = {}
         self._steps: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        self.below_memo: dict[int, int] = {}  # square -> the square directly below it (-1: none); features.py
 
     # -- squares ------------------------------------------------------------------------------------
     def sq(self, li: int, x: int, y: int) -> int:
@@ -116,9 +117,8 @@ class Board:
 
     def rng(self, a: int, b: int) -> int:
         """Range in squares on one level (Chebyshev: count the target square, not the viewer's)."""
-        w = self.W
-        ra, rb = a % self.plane, b % self.plane
-        return max(abs(ra % w - rb % w), abs(ra // w - rb // w))
+        xs, ys = self.xs, self.ys  # (a % plane) % W and (a % plane) // W, tabulated
+        return max(abs(xs[a] - xs[b]), abs(ys[a] - ys[b]))
 
     def in_arc(self, viewer: int, facing: int, target: int) -> bool:
         """Target within the viewer's front 90° arc on the same level."""

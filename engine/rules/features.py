@@ -125,11 +125,13 @@ class Features:
 
 def _below(game: Game, s: int) -> int:
     b = game.board
-    li, x, y = b.lxy(s)
-    lower = game.mission.level_below(b.level_ids[li])
-    if lower is None or not lower.is_floor(x, y):
-        return -1
-    return b.sq_of(lower.id, x, y)
+    out = b.below_memo.get(s)
+    if out is None:
+        li, x, y = b.lxy(s)
+        lower = game.mission.level_below(b.level_ids[li])
+        out = -1 if lower is None or not lower.is_floor(x, y) else b.sq_of(lower.id, x, y)
+        b.below_memo[s] = out
+    return out
 
 
 def setup_squares(game: Game, placed: dict[int, int]) -> list[int]:

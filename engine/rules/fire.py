@@ -14,15 +14,26 @@ class FireRules(PlacementRules):
     """Shooting, the heavy flamer and overwatch: targets, resolution and their decisions."""
 
     def _shoot_targets(self, pc: Piece, only: str | None) -> list[str]:
-        res = []
+        res: list[str] = []
+        ms = pc.sq
+        if pc.prone or ms < 0:
+            return res  # sees nothing
         b = self.game.board
         sees = self._seer(pc)
+        # Squares on the Marine's level outside his walls-only view are never seen (_seer's first test): skip
+        # the call for them.
+        plane = b.plane
+        lvl = ms // plane
+        view = b.static_view(ms, pc.facing)
         for q in self.p.values():
-            if q.kind == "stealer" and q.sq >= 0 and (only is None or q.id == only) and sees(q.sq):
+            if q.kind == "stealer" and (t := q.sq) >= 0 and (only is None or q.id == only) and (
+                t in view or t // plane != lvl
+            ) and sees(t):
                 res.append(q.id)
         if only is None:
+            kind = b.door_kind
             for t, did in self.closed.items():
-                if b.door_kind[did] == "door" and sees(t):
+                if (t in view or t // plane != lvl) and kind[did] == "door" and sees(t):
                     res.append(did)
         return res
 
@@ -36,12 +47,18 @@ class FireRules(PlacementRules):
             return [t for t in self.feat.arc_squares(b, pc.sq, pc.facing, rng)
                     if t not in self.closed and self.flames.get(t, 0) < 2 and sees(t)]
         seen: dict[tuple[int, str | None], int] = {}
-        for t in self.feat.arc_squares(b, pc.sq, pc.facing, rng):
-            key = (t // b.plane, b.section[t])
-            if key in seen or t in self.closed:
-                continue
-            if sees(t):
-                seen[key] = t
+        own = self._own_level_sight(pc)
+        if own is not None:
+            # The arc squares are on the Marine's level: sees(t) is t's line in his view being clear.
+            view, ignore_fire = own
+            lvl, section, closed, line_clear = pc.sq // b.plane, b.section, self.closed, self._line_clear
+            for t in self.feat.arc_squares(b, pc.sq, pc.facing, rng):
+                key = (lvl, section[t])
+                if key in seen or t in closed:
+                    continue
+                line = view.get(t)
+                if line is not None and line_clear(line, ignore_fire):
+                    seen[key] = t
         # [PF] the flamer also fires up or down through a ladder or pitfall square (that section only)
         for _here, there, opp, _upper in self.feat._views.get(pc.sq, ()):
             for t in (there, opp):

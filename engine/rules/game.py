@@ -14,21 +14,25 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.mission.model import Mission
-from engine.rules.actions import END, PASS, Action, act, parse_action
-from engine.rules.board import DIR_NAMES, FACE_NAMES, Board
+from engine.rules.actions import Action, act, parse_action
+from engine.rules.board import DIR_INDEX, DIR_NAMES, FACE_NAMES, Board
 from engine.rules.dice import Dice
 from engine.rules.features import Features, draw_features
 from engine.rules.lazy_legal import LegalActions
 from engine.rules.options import resolve_options
 from engine.rules.phases import PhaseRules
-from engine.rules.pieces import Event, GameResult, IllegalActionError
-from engine.rules.quick_legal import quick_move_legal, quick_turn_legal
+from engine.rules.pieces import GameResult, IllegalActionError, new_event
+from engine.rules.quick_legal import quick_turn_legal
 from engine.rules.state_core import BLIP_AP, BLIP_POOL_VALUES, MARINE_AP, STEALER_AP, G, M, Player
+from engine.rules.victory import victory_plan
 
 __all__ = [
     "BLIP_AP", "BLIP_POOL_VALUES", "MARINE_AP", "STEALER_AP", "G", "Game", "GameState", "IllegalActionError", "M",
     "Player", "replay",
 ]
+
+
+_ORDERS = ("overwatch", "guard", "unjam", "reload", "exit", "climb", "jump", "drop", "reveal")
 
 
 class Game:
@@ -50,8 +54,11 @@ class Game:
         # [2e] heavy flamer markers on single squares (chains, stacks of 2) instead of whole sections
         self.markers = mission.ruleset == "classic" and not self.fire_module
         self.victory = list(mission.victory)
+        self.victory_plan = victory_plan(self.board, self.victory, mission.objectives)
+        self.marine_ids = tuple(m.id for m in mission.marines.squad)
         self._moves: dict[str, list[Action]] = {}
         self._turns: dict[str, list[Action]] = {}
+        self._orders: dict[str, dict[str, Action]] = {}
         self._static_features: Features | None = None if mission.random_setup else draw_features(self, None)
 
     def move_table(self, pid: str) -> list[Action]:
@@ -64,6 +71,13 @@ class Game:
                 tab.extend(act("move", pid, dn, f) for f in FACE_NAMES)
                 tab.append(act("move", pid, dn, "jump"))
             self._moves[pid] = tab
+        return tab
+
+    def order_table(self, pid: str) -> dict[str, Action]:
+        """Interned one-argument actions of one piece ("guard m1", "reveal b3", ...), by verb."""
+        tab = self._orders.get(pid)
+        if tab is None:
+            tab = self._orders[pid] = {v: act(v, pid) for v in _ORDERS}
         return tab
 
     def turn_table(self, pid: str) -> list[Action]:
@@ -94,7 +108,7 @@ class GameState(PhaseRules):
         s = GameState(self.game, _copy_dice(self.dice), _blank=True)
         d = s.__dict__
         for k, v in self.__dict__.items():
-            if k in ("game", "dice"):
+            if k in _NOT_COPIED:
                 continue
             if k == "p":
                 d[k] = {pid: pc.copy() for pid, pc in v.items()}
@@ -102,6 +116,8 @@ class GameState(PhaseRules):
                 d[k] = v.copy()
             else:
                 d[k] = v
+        s._end_memo()  # a memo scope belongs to one state object
+        s._quick_memo = (-1, {})
         return s
 
     def current_player(self) -> Player | None:
@@ -122,18 +138,16 @@ class GameState(PhaseRules):
     def legal_actions(self) -> list[Action]:
         if self._legal_key == self.version:
             return list(self._legal)
-        self._begin_memo()
-        try:
-            return list(self._compute_legal())
-        finally:
-            self._end_memo()
+        self._open_memo()
+        return list(self._compute_legal())
 
     def _compute_legal(self) -> list[Action]:
         """The legal actions, kept as self._legal (callers get copies: a policy may change its list)."""
         if self.result_ is not None:
             out: list[Action] = []
         elif self.stack:
-            out = getattr(self, "_legal_" + self.stack[-1][0])(self.stack[-1])
+            top = self.stack[-1]
+            out = self._legal_fns[top[0]](self, top)
         elif self.phase == "marines":
             out = self._marine_phase_actions()
         else:
@@ -153,53 +167,73 @@ class GameState(PhaseRules):
         player deciding between two or three pieces pays for those, not for the whole side.
         """
         if self._legal_key != self.version and self.result_ is None and not self.stack:
-            return [a for a in self._own_actions(pid) if a.actor == pid]
+            own = self._own_actions(pid)
+            if own and own[-1].verb == "psi":
+                # The Archivist's powers have no actor; _marine_actions lists them last.
+                return [a for a in own if a.actor == pid]
+            return own.copy()  # every other action of a piece's own list has that piece as its actor
         return [a for a in self.legal_actions() if a.actor == pid]
 
     def is_legal(self, action: Action) -> bool:
         """`action in legal_actions()`, answered from the actor's own actions when that is enough."""
         if self._legal_key != self.version and self.result_ is None and not self.stack:
-            if action == PASS or (action == END and self.active is not None):
-                return True
+            verb = action.verb
+            if (verb == "pass" or (verb == "end" and self.active is not None)) and not action.args:
+                return True  # PASS, or END while a piece is active
             actor = action.actor
             if actor is not None:
-                verb = action.verb
-                if verb == "move" or verb == "turn":
-                    memo = self._quick_memo
-                    if memo[0] != self.version:
-                        memo = self._quick_memo = (self.version, {})
-                    quick = memo[1].get(action)
-                    if quick is not None:
-                        return quick
-                    pc = self.p.get(actor)
-                    if pc is not None:
-                        args = action.args
-                        quick = quick_move_legal(self, pc, args) if verb == "move" else quick_turn_legal(self, pc, args)
-                        if quick is not None:
-                            memo[1][action] = quick
-                            return quick  # steps and turns are only ever offered by their own piece's loops
-                own = self._own_actions(actor)
+                # A piece action is listed by its actor's generator alone (every action a generator lists has
+                # that piece as its actor, psi powers aside): its own actions decide, none other would.
+                memo = self._own_memo
+                own = memo[1].get(actor) if memo[0] == self.version else None
+                if own is None:
+                    if verb == "move" or verb == "turn":
+                        return self._step_or_turn_is_legal(actor, action)
+                    own = self._own_actions(actor)
                 for x in own:
                     if x is action:
                         return True
-                # The phase's list is the pieces' own lists put together: an action with an actor is legal
-                # exactly when its actor offers it.
                 return action in own
-            # No actor (a psychic power): the whole list decides.
+            # No actor (psi powers, END with no active piece, ...): the whole list decides.
         legal = self._legal_list()
         for x in legal:
             if x is action:
                 return True
         return action in legal
 
+    def _step_or_turn_is_legal(self, actor: str, action: Action) -> bool:
+        """Action phase, a move or turn whose actor's actions are not listed yet: that one step or facing is
+        checked, and the answer kept for this version (a player asks, then apply asks again)."""
+        memo = self._quick_memo
+        if memo[0] != self.version:
+            memo = self._quick_memo = (self.version, {})
+        known = memo[1].get(action)
+        if known is None:
+            if action.verb == "move":
+                known = self._move_is_legal(actor, action)
+            else:
+                pc = self.p.get(actor)
+                quick = quick_turn_legal(self, pc, action.args) if pc is not None else False
+                known = quick if quick is not None else action in self._own_actions(actor)
+            memo[1][action] = known
+        return known
+
+    def _move_is_legal(self, actor: str, action: Action) -> bool:
+        """Action phase, a move whose actor's actions are not listed yet: only its direction's step is checked.
+        Exact: moves come from their actor's step loop only (never from another piece's, nor PASS / END), so a
+        move that loop does not list is not in legal_actions() either."""
+        pc = self.p.get(actor)
+        d = DIR_INDEX.get(action.args[1]) if len(action.args) > 1 else None
+        if pc is None or d is None:
+            return False
+        self._open_memo()
+        return action in self._moves_toward(pc, d)
+
     def _legal_list(self) -> list[Action]:
         """The current legal actions (shared, not copied: callers must not change it)."""
         if self._legal_key != self.version:
-            self._begin_memo()
-            try:
-                self._compute_legal()
-            finally:
-                self._end_memo()
+            self._open_memo()
+            self._compute_legal()
         return self._legal
 
     def _own_actions(self, pid: str) -> list[Action]:
@@ -213,18 +247,15 @@ class GameState(PhaseRules):
         out = []
         pc = self.p.get(pid)
         if pc is not None:
-            self._begin_memo()
-            try:
-                if self.phase == "marines":
-                    if pc.kind == "marine" and pc.sq >= 0:
-                        self._marine_actions(pc, self._budget(pc, False), out, in_turn=True)
-                elif pc.kind != "marine" and pc.st != 2:
-                    if pc.kind == "stealer":
-                        self._stealer_actions(pc, out)
-                    else:
-                        self._blip_actions(pc, out)
-            finally:
-                self._end_memo()
+            self._open_memo()
+            if self.phase == "marines":
+                if pc.kind == "marine" and pc.sq >= 0:
+                    self._marine_actions(pc, self._budget(pc, False), out, in_turn=True)
+            elif pc.kind != "marine" and pc.st != 2:
+                if pc.kind == "stealer":
+                    self._stealer_actions(pc, out)
+                else:
+                    self._blip_actions(pc, out)
         memo[1][pid] = out
         return out
 
@@ -233,13 +264,15 @@ class GameState(PhaseRules):
         a = parse_action(action) if isinstance(action, str) else action
         if not self.is_legal(a):
             raise IllegalActionError(f"illegal action {a.text()!r} for {self.current_player()} (turn {self.turn})")
-        player = self.current_player() or ""
+        stack = self.stack
+        # current_player(), inlined: a legal action means the game is not over.
+        player: str = _FRAME_PLAYER[stack[-1][0]](stack[-1]) if stack else M if self.phase == "marines" else G
         turn = self.turn
         self._fx = []
         self.version += 1
-        if self.stack:
-            frame = self.stack.pop()
-            getattr(self, "_do_" + frame[0])(frame, a)
+        if stack:
+            frame = stack.pop()
+            self._do_fns[frame[0]](self, frame, a)
         elif a.verb == "pass":
             self._end_phase_step()
         elif a.verb == "end":
@@ -247,23 +280,28 @@ class GameState(PhaseRules):
         else:
             self._piece_action(a, reaction=False)
         self._drain()
-        self.log.append(Event(turn, player, a.text(), self.dice.take(), "; ".join(self._fx)))
+        self.log.append(new_event(turn, player, a.text(), self.dice.take(), "; ".join(self._fx)))
         self.version += 1
 
     def _drain(self) -> None:
         """Run automatic frames until a decision is needed or the stack is empty."""
-        while self.result_ is None and self.stack:
-            top = self.stack[-1]
-            if _FRAME_PLAYER[top[0]] is not _AUTO:
-                if top[0] in _NEVER_EMPTY or getattr(self, "_legal_" + top[0])(top):
+        stack = self.stack
+        run_fns, legal_fns = self._run_fns, self._legal_fns
+        while self.result_ is None and stack:
+            top = stack[-1]
+            name = top[0]
+            if name not in _AUTO_FRAMES:
+                if name in _NEVER_EMPTY or legal_fns[name](self, top):
                     return
-                self.stack.pop()  # a decision with no options is skipped
+                stack.pop()  # a decision with no options is skipped
                 continue
-            self.stack.pop()
-            getattr(self, "_run_" + top[0])(top)
+            stack.pop()
+            run_fns[name](self, top)
 
 
 _AUTO = None
+# Attributes copy() does not take over: the copy has its own dice, and starts with no memo scope open.
+_NOT_COPIED = frozenset({"game", "dice", "_memo_v", "_seen_memo", "_sight_memo", "_quick_memo"})
 # Decisions that always offer at least one action (skip computing their options just to check).
 _NEVER_EMPTY = frozenset({"react", "ow", "owdoor", "cmd", "alpha", "parry", "guardroll", "psipoints"})
 
@@ -302,6 +340,7 @@ _FRAME_PLAYER: dict[str, Any] = {
     "guardroll": _frame_player(M),
     "psipoints": _frame_player(M),
 }
+_AUTO_FRAMES = frozenset(name for name, who in _FRAME_PLAYER.items() if who is _AUTO)
 
 
 def _copy_dice(d: Dice) -> Dice:

@@ -45,7 +45,9 @@ class LegalActions(Sequence[Action]):
 
     def of(self, pid: str) -> list[Action]:
         """The legal actions of piece `pid` (in list order)."""
-        st = self._check()
+        st = self._state
+        if st.version != self._version:
+            self._check()  # raises
         if self._all is not None:
             return [a for a in self._all if a.actor == pid]
         return st.legal_actions_of(pid)
@@ -53,7 +55,9 @@ class LegalActions(Sequence[Action]):
     def __contains__(self, a: object) -> bool:
         if not isinstance(a, Action):
             return False
-        st = self._check()
+        st = self._state
+        if st.version != self._version:
+            self._check()  # raises
         if self._all is not None:
             return a in self._all
         return st.is_legal(a)

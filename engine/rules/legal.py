@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engine.rules.actions import END, PASS, Action, act
 from engine.rules.blips import BlipRules
 from engine.rules.board import FACE_NAMES
@@ -34,11 +36,14 @@ class LegalRules(BlipRules):
         return out
 
     def _marine_actions(self, pc: Piece, budget: int, out: list[Action], in_turn: bool) -> None:
-        if budget <= 0 and not (pc.free and pc.ranged in ("storm_bolter", "assault_cannon")):
-            if pc.carry and in_turn:
-                out.append(act("drop", pc.id))
-            return
         pid = pc.id
+        ranged = pc.ranged
+        gun = ranged == "storm_bolter" or ranged == "assault_cannon"
+        orders = self.game.order_table(pid)
+        if budget <= 0 and not (pc.free and gun):
+            if pc.carry and in_turn:
+                out.append(orders["drop"])
+            return
         b = self.game.board
         s = pc.sq
         if pc.prone:
@@ -48,79 +53,64 @@ class LegalRules(BlipRules):
             return
         nb = b.nbr[s]
         feat = self.feat
-        tab = self.game.move_table(pid)
-        occ, closed, flames, rubble = self.occ, self.closed, self.flames, feat.rubble
-        in_flames = s in flames and not self.game.fire_module and not self.game.markers
         f0 = pc.facing
-        bar, pits = self.barriers, feat.pit_down
-        for d, t, cost in b.steps(s, f0, True):
-            if t in occ or t in closed or t in bar or (t in flames and not in_flames):
-                continue
-            if t in rubble:
-                cost += 1
-            if cost > budget or (d & 1 and not self._diag_ok(s, d)):
-                continue
-            out.append(tab[d * 6])
-            if t in pits:
-                out.append(tab[d * 6 + 5])
-        if self.game.fire_module and s in flames:
+        self._marine_steps(pc, budget, out, b.steps(s, f0, True))
+        if self.game.fire_module and s in self.flames:
             return  # [AE-F] a unit in fire may only step out of it
         turns = self.game.turn_table(pid)
         for f in range(4):
             if f != f0 and (1 if (f - f0) % 4 != 2 else 2) <= budget:
                 out.append(turns[f])
-        shoot_cost = 0 if pc.free else 1
-        if pc.ranged in ("storm_bolter", "assault_cannon") and not pc.jam and shoot_cost <= budget and (
-            pc.ranged == "storm_bolter" or pc.ammo > 0
-        ):
+        if gun and not pc.jam and (0 if pc.free else 1) <= budget and (ranged == "storm_bolter" or pc.ammo > 0):
             for tid in self._shoot_targets(pc, None):
                 out.append(act("shoot", pid, tid))
-        if budget >= 2 and pc.ranged == "heavy_flamer" and pc.ammo > 0:
-            for t in self._flame_targets(pc):
-                out.append(act("flame", pid, b.name(t)))
-        if pc.ranged == "heavy_flamer" and self.game.ruleset == "classic" and budget >= 4 and pc.ammo < int(
-            self.game.options["flamer_shots"]  # type: ignore[call-overload]
-        ):
-            out.append(act("reload", pid))  # [2e] the heavy flamer reloads for 4 AP
-        if pc.ranged in ("storm_bolter", "assault_cannon"):
+        if ranged == "heavy_flamer":
+            if budget >= 2 and pc.ammo > 0:
+                for t in self._flame_targets(pc):
+                    out.append(act("flame", pid, b.name(t)))
+            if self.game.ruleset == "classic" and budget >= 4 and pc.ammo < int(
+                self.game.options["flamer_shots"]  # type: ignore[call-overload]
+            ):
+                out.append(orders["reload"])  # [2e] the heavy flamer reloads for 4 AP
+        elif gun:
             if budget >= 2 and not pc.ow:
-                out.append(act("overwatch", pid))
+                out.append(orders["overwatch"])
             if pc.jam and budget >= 1:
-                out.append(act("unjam", pid))
-            if pc.ranged == "assault_cannon" and budget >= 4 and not pc.reloaded and pc.ammo < int(
+                out.append(orders["unjam"])
+            if ranged == "assault_cannon" and budget >= 4 and not pc.reloaded and pc.ammo < int(
                 self.game.options["assault_cannon_shots"]  # type: ignore[call-overload]
             ):
-                out.append(act("reload", pid))
+                out.append(orders["reload"])
         if budget >= 2 and not pc.guard:
-            out.append(act("guard", pid))
+            out.append(orders["guard"])
+        occ = self.occ
         if budget >= 1:
-            t = nb[pc.facing * 2]
+            t = nb[f0 * 2]
             if not self.game.pf_ladders and s in feat.ladder:
-                below_id = self.occ.get(feat.ladder[s])
+                below_id = occ.get(feat.ladder[s])
                 if below_id is not None and self.p[below_id].kind == "stealer":
                     out.append(act("assault", pid, below_id))
             if t >= 0:
-                front_id = self.occ.get(t)
+                front_id = occ.get(t)
                 if front_id is not None and self.p[front_id].kind == "stealer":
                     out.append(act("assault", pid, front_id))
                 did = self.closed.get(t)
                 if did is not None and b.door_kind[did] == "door":
                     out.append(act("assault", pid, did))
-        self._door_actions(pc, budget, out)
-        if budget >= 1 and s in b.exit_at:
-            out.append(act("exit", pid))
+            self._door_actions(pc, budget, out)
+            if s in b.exit_at:
+                out.append(orders["exit"])
         if s in feat.ladder:
             other = feat.ladder[s]
-            cost = 2
-            if cost <= budget and self._free_square(other) and (other not in self.flames):
-                out.append(act("climb", pid))
+            if 2 <= budget and self._free_square(other) and (other not in self.flames):
+                out.append(orders["climb"])
         if budget >= 1 and (s in feat.pit_down or (s in feat.ladder_top and self.game.pf_ladders)):
-            out.append(act("jump", pid))
+            out.append(orders["jump"])
         if pc.carry and in_turn:
-            out.append(act("drop", pid))
-            t = nb[pc.facing * 2]
+            out.append(orders["drop"])
+            t = nb[f0 * 2]
             if budget >= 1 and t >= 0:
-                oid = self.occ.get(t)
+                oid = occ.get(t)
                 if oid is not None and self.p[oid].kind == "marine" and not self.p[oid].carry:
                     out.append(act("give", pid, oid))
         if pc.rank == "archivist" and in_turn and not self.psi_used:
@@ -141,23 +131,8 @@ class LegalRules(BlipRules):
         s = pc.sq
         nb = b.nbr[s]
         f0 = pc.facing
-        tab = self.game.move_table(pid)
-        occ, closed, flames, rubble = self.occ, self.closed, self.flames, feat.rubble
-        in_flames = s in flames and not self.game.fire_module and not self.game.markers
-        left, right = (f0 + 3) % 4 + 1, (f0 + 1) % 4 + 1
-        bar, pits = self.barriers, feat.pit_down
-        for d, t, cost in b.steps(s, f0, False):
-            if t in occ or t in closed or t in bar or (t in flames and not in_flames):
-                continue
-            if t in rubble:
-                cost += 1
-            if cost > budget or (d & 1 and not self._diag_ok(s, d)):
-                continue
-            k = d * 6
-            out += (tab[k], tab[k + right], tab[k + left])
-            if pits.get(t, -1) >= 0 and self._can_enter(pc, pits[t]):
-                out.append(tab[k + 5])
-        if self.game.fire_module and s in flames:
+        self._stealer_steps(pc, out, b.steps(s, f0, False))
+        if self.game.fire_module and s in self.flames:
             return  # [AE-F] a unit in fire may only step out of it
         turns = self.game.turn_table(pid)
         for f in range(4):
@@ -182,7 +157,7 @@ class LegalRules(BlipRules):
         pid = pc.id
         budget = pc.ap
         if not pc.acted:
-            out.append(act("reveal", pid))
+            out.append(self.game.order_table(pid)["reveal"])
         if budget <= 0:
             return
         b = self.game.board
@@ -191,31 +166,99 @@ class LegalRules(BlipRules):
             if not pc.lock and self._can_enter(pc, t):
                 out.append(act("enter", pid))
             return
+        self._blip_steps(pc, out, range(8))
+        self._door_actions(pc, budget, out)
+        self._hole_moves(pc, budget, out)
+
+    # -- steps: one loop per kind of piece, run over all directions or (apply's legality check) just one ------
+    def _moves_toward(self, pc: Piece, d: int) -> list[Action]:
+        """The move actions _own_actions(pc.id) lists for direction d, from the same step loop run for d alone:
+        a step's legality depends on its direction only, and no other part of a piece's actions is a move."""
+        out: list[Action] = []
         s = pc.sq
-        nb = b.nbr[s]
-        tab = self.game.move_table(pid)
-        rubble = self.feat.rubble
+        if s < 0:
+            return out
+        steps = self.game.board.steps
+        if self.phase == "marines":
+            if pc.kind == "marine" and not pc.prone:
+                # Every step costs 1 AP or more: with no budget left the loop lists none, as _marine_actions.
+                budget = self._budget(pc, False)
+                self._marine_steps(pc, budget, out, [st for st in steps(s, pc.facing, True) if st[0] == d])
+        elif pc.kind != "marine" and pc.st != 2 and pc.ap > 0:
+            if pc.kind == "stealer":
+                self._stealer_steps(pc, out, [st for st in steps(s, pc.facing, False) if st[0] == d])
+            else:
+                self._blip_steps(pc, out, (d,))
+        return out
+
+    def _marine_steps(self, pc: Piece, budget: int, out: list[Action], steps: Iterable[tuple[int, int, int]]) -> None:
+        s = pc.sq
+        tab = self.game.move_table(pc.id)
+        feat = self.feat
+        occ, closed, flames, bar = self.occ, self.closed, self.flames, self.barriers
+        rubble, pits = feat.rubble, feat.pit_down
+        in_flames = s in flames and not self.game.fire_module and not self.game.markers
+        for d, t, cost in steps:
+            if t in occ or t in closed or t in bar or (t in flames and not in_flames):
+                continue
+            if t in rubble:
+                cost += 1
+            if cost > budget or (d & 1 and not self._diag_ok(s, d)):
+                continue
+            out.append(tab[d * 6])
+            if t in pits:
+                out.append(tab[d * 6 + 5])
+
+    def _stealer_steps(self, pc: Piece, out: list[Action], steps: Iterable[tuple[int, int, int]]) -> None:
+        s = pc.sq
+        budget = pc.ap
+        f0 = pc.facing
+        tab = self.game.move_table(pc.id)
+        feat = self.feat
+        occ, closed, flames, bar = self.occ, self.closed, self.flames, self.barriers
+        rubble, pits = feat.rubble, feat.pit_down
+        in_flames = s in flames and not self.game.fire_module and not self.game.markers
+        left, right = (f0 + 3) % 4 + 1, (f0 + 1) % 4 + 1
+        for d, t, cost in steps:
+            if t in occ or t in closed or t in bar or (t in flames and not in_flames):
+                continue
+            if t in rubble:
+                cost += 1
+            if cost > budget or (d & 1 and not self._diag_ok(s, d)):
+                continue
+            k = d * 6
+            out += (tab[k], tab[k + right], tab[k + left])
+            if pits.get(t, -1) >= 0 and self._can_enter(pc, pits[t]):
+                out.append(tab[k + 5])
+
+    def _blip_steps(self, pc: Piece, out: list[Action], dirs: Iterable[int]) -> None:
+        s = pc.sq
+        budget = pc.ap
+        nb = self.game.board.nbr[s]
+        tab = self.game.move_table(pc.id)
+        feat = self.feat
+        rubble, pits = feat.rubble, feat.pit_down
         # _can_enter for a blip, inlined: this loop is the hottest of the Genestealer turn.
         occ, closed, bar, flames, obj = self.occ, self.closed, self.barriers, self.flames, self.obj_at
         flames_ok = s in flames and not self.game.fire_module and not self.game.markers
-        near, seen = self._adjacent_to_marine, self._seen_by_marine
-        cand: frozenset[int] | None = None
-        if self._seen_memo is not None:
-            self._blip_eyes()
-            cand = self._seen_cand  # squares in some Marine's view: no need to ask about the others
-        for d in range(8):
+        sight = self._sight()
+        cand = sight.cand  # squares in some Marine's view: no need to ask about the others
+        near = sight.near(self.game.board.nbr)
+        seen = self._seen_by_marine
+        for d in dirs:
             t = nb[d]
-            if t < 0 or (budget < 2 and t in rubble):
+            if t < 0 or t in occ or t in closed or t in bar or t in obj or t in near:
                 continue
-            if d % 2 and not self._diag_ok(s, d):
+            if (budget < 2 and t in rubble) or (t in flames and not flames_ok):
                 continue
-            if t in occ or t in closed or t in bar or (t in flames and not flames_ok) or t in obj or near(t):
-                continue
-            if (cand is None or t in cand) and seen(t):
+            if d & 1:
+                # _diag_ok inlined: a diagonal step is refused when both squares beside it are blocked
+                o1, o2 = nb[d - 1], nb[(d + 1) & 7]
+                if (o1 < 0 or o1 in occ or o1 in closed) and (o2 < 0 or o2 in occ or o2 in closed):
+                    continue
+            if t in cand and seen(t):
                 continue
             out.append(tab[d * 6])
-            below = self.feat.pit_down.get(t, -1)
+            below = pits.get(t, -1)
             if below >= 0 and self._can_enter(pc, below):
                 out.append(tab[d * 6 + 5])  # jump straight through, declared on entering (no extra AP)
-        self._door_actions(pc, budget, out)
-        self._hole_moves(pc, budget, out)

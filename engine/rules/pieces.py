@@ -148,6 +148,14 @@ class Event:
     effects: str
 
 
+def new_event(turn: int, player: str, action: str, dice: tuple[int, ...], effects: str) -> Event:
+    """Event(turn, player, action, dice, effects), made one per applied action: filling the instance dict
+    directly skips the frozen dataclass's five object.__setattr__ calls (same fields, same order)."""
+    ev = object.__new__(Event)
+    ev.__dict__.update(turn=turn, player=player, action=action, dice=dice, effects=effects)
+    return ev
+
+
 @dataclass(frozen=True)
 class Death:
     id: str

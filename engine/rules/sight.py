@@ -5,11 +5,34 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.rules.board import Line
+from engine.rules.features import Features
 from engine.rules.pieces import Piece
 from engine.rules.victory import VictoryRules
 
 # (marine id, level, view, squares seen through holes) per seeing Marine
 BlipEyes = tuple[tuple[str, int, dict[int, Line], frozenset[int]], ...]
+
+
+class MarineSight:
+    """What the Marines on the board see, for one set of Marine poses (feat, then (id, square, facing, prone) of
+    each Marine on the board): immutable once made but for `near`, which is worked out from those poses on first
+    use. Shared by copies of a state (a state whose Marines moved makes a new one)."""
+
+    __slots__ = ("_near", "cand", "eyes", "feat", "poses")
+
+    def __init__(self, feat: Features, poses: tuple[tuple[str, int, int, bool], ...], eyes: BlipEyes) -> None:
+        self.feat = feat
+        self.poses = poses
+        self.eyes = eyes  # the seeing (not prone) Marines'
+        self.cand = frozenset().union(*[e[2] for e in eyes], *[e[3] for e in eyes])  # every square in their views
+        self._near: frozenset[int] | None = None
+
+    def near(self, nbr: list[tuple[int, ...]]) -> frozenset[int]:
+        """Every square next to a Marine on the board (nbr: the board's neighbour table)."""
+        near = self._near
+        if near is None:
+            near = self._near = frozenset().union(*[nbr[sq] for _pid, sq, _f, _prone in self.poses])
+        return near
 
 
 class SightRules(VictoryRules):
@@ -53,16 +76,22 @@ class SightRules(VictoryRules):
             return False
         return self.feat.hole_sees(self, m, t)
 
+    def _own_level_sight(self, m: Piece) -> tuple[dict[int, Line], bool] | None:
+        """(m's walls-only view, whether fire is no obstacle to him) for the squares of his own level: there he
+        sees t when view[t] is a clear line (_sees). None when he sees nothing (prone or off the board)."""
+        if m.prone or m.sq < 0:
+            return None
+        return self.game.board.static_view(m.sq, m.facing), self.game.fire_module and m.ranged == "assault_cannon"
+
     def _seer(self, m: Piece) -> Callable[[int], bool]:
         """_sees specialised to one Marine (its view and flags looked up once): for loops over many squares."""
-        ms = m.sq
-        if m.prone or ms < 0:
+        own = self._own_level_sight(m)
+        if own is None:
             return _blind
-        b = self.game.board
-        plane = b.plane
+        view, ignore_fire = own
+        ms = m.sq
+        plane = self.game.board.plane
         lvl = ms // plane
-        view = b.static_view(ms, m.facing)
-        ignore_fire = self.game.fire_module and m.ranged == "assault_cannon"
         holes = ms in self.feat._views or (not self.game.pf_ladders and ms in self.feat.ladder)
         line_clear = self._line_clear
         sees = self._sees
@@ -77,52 +106,53 @@ class SightRules(VictoryRules):
 
     def _seen_by_marine(self, t: int) -> bool:
         """Some Marine sees square t (for blips: [2e] Marines see to the front and sides, fire only to the front)."""
-        memo = self._seen_memo
-        if memo is None:
-            return self._seen_by_marine_now(t)
-        cand = self._seen_cand
-        if cand is None:
-            self._blip_eyes()
-            cand = self._seen_cand
-            assert cand is not None
-        if t not in cand:
+        if self._memo_v != self.version:
+            sight = self._marine_sight()
+            return t in sight.cand and self._seen_by_marine_now(t, sight.eyes)
+        sight = self._sight()
+        if t not in sight.cand:
             return False  # most squares asked about are out of every Marine's view, even on an empty board
+        memo = self._seen_memo
         r = memo.get(t)
         if r is None:
-            r = memo[t] = self._seen_by_marine_now(t)
+            r = memo[t] = self._seen_by_marine_now(t, sight.eyes)
         return r
 
-    def _blip_eyes(self) -> BlipEyes:
-        """(marine id, level, walls-only view for spotting blips, squares it might see through holes) of every
-        seeing Marine; also sets _seen_cand inside a memo scope (every square in those views)."""
-        eyes = self._blip_eyes_memo
-        if eyes is None:
-            # Kept from scope to scope while the seeing Marines stay put (the Genestealer turn, mostly).
-            seeing = [(pc.id, pc.sq, pc.facing) for pc in self.p.values()
-                      if pc.kind == "marine" and pc.sq >= 0 and not pc.prone]
-            key = (self.feat, *seeing)
-            cached = self._sight_cache
-            if cached is not None and cached[0] == key:
-                eyes, cand = cached[1], cached[2]
-            else:
-                b = self.game.board
-                plane = b.plane
-                look = b.wide_view if self.game.wide_sight else b.static_view
-                feat = self.feat
-                ladders_4e = not self.game.pf_ladders
-                eyes = tuple(
-                    (pid, sq // plane, look(sq, f), feat.hole_targets(sq, ladders_4e)) for pid, sq, f in seeing
-                )
-                cand = frozenset().union(*[e[2] for e in eyes], *[e[3] for e in eyes])
-                self._sight_cache = (key, eyes, cand)
-            if self._seen_memo is not None:
-                self._blip_eyes_memo = eyes
-                self._seen_cand = cand
-        return eyes
+    def _sight(self) -> MarineSight:
+        """_marine_sight(), kept for the memo scope's version when one is open."""
+        if self._memo_v != self.version:
+            return self._marine_sight()
+        sight = self._sight_memo
+        if sight is None:
+            sight = self._sight_memo = self._marine_sight()
+        return sight
 
-    def _seen_by_marine_now(self, t: int) -> bool:
+    def _marine_sight(self) -> MarineSight:
+        """What the Marines see now, kept from call to call (in _sight_cache) while they stay put (the Genestealer
+        turn, mostly). Eyes: (marine id, level, walls-only view for spotting blips, squares it might see through
+        holes) of each seeing Marine."""
+        get = self.p.get
+        # Marines are only ever created with the state (the mission's squad, in p's order), never re-added.
+        poses = tuple([(mid, pc.sq, pc.facing, pc.prone) for mid in self.game.marine_ids
+                       if (pc := get(mid)) is not None and pc.sq >= 0 and pc.kind == "marine"])
+        cached = self._sight_cache
+        if cached is not None and cached.feat is self.feat and cached.poses == poses:
+            return cached
+        b = self.game.board
+        plane = b.plane
+        look = b.wide_view if self.game.wide_sight else b.static_view
+        feat = self.feat
+        ladders_4e = not self.game.pf_ladders
+        eyes = tuple(
+            (pid, sq // plane, look(sq, f), feat.hole_targets(sq, ladders_4e))
+            for pid, sq, f, prone in poses if not prone
+        )
+        sight = self._sight_cache = MarineSight(feat, poses, eyes)
+        return sight
+
+    def _seen_by_marine_now(self, t: int, eyes: BlipEyes) -> bool:
         tl = t // self.game.board.plane
-        for pid, lvl, view, through in self._blip_eyes():
+        for pid, lvl, view, through in eyes:
             if lvl == tl:
                 line = view.get(t)
                 if line is not None and self._line_clear(line):
@@ -132,28 +162,25 @@ class SightRules(VictoryRules):
         return False
 
     def _adjacent_to_marine(self, t: int) -> bool:
-        near = self._near_memo
-        if near is None:
-            b = self.game.board
-            near = {}
-            for pc in self.p.values():
-                if pc.kind == "marine" and pc.sq >= 0:
-                    for n in b.nbr[pc.sq]:
-                        near[n] = True
-            if self._seen_memo is not None:
-                self._near_memo = near
-        return t in near
+        return t in self._sight().near(self.game.board.nbr)
+
+    def _open_memo(self) -> None:
+        """Make sure a memo scope is open for this state version. Legal actions are asked for between two
+        applies, when nothing moves (apply changes the version first), so one scope serves a whole version."""
+        if self._memo_v != self.version:
+            self._begin_memo()
 
     def _begin_memo(self) -> None:
-        """Open a scope in which nothing moves (computing legal actions, looking for seen blips)."""
+        """Open a fresh scope in which nothing moves (legal actions, looking for seen blips); it lasts until
+        _end_memo or until the version changes."""
+        self._memo_v = self.version
         self._seen_memo = {}
-        self._seen_cand = None
+        self._sight_memo = None
 
     def _end_memo(self) -> None:
-        self._seen_memo = None
-        self._seen_cand = None
-        self._blip_eyes_memo = None
-        self._near_memo = None
+        self._memo_v = -1
+        self._seen_memo = {}
+        self._sight_memo = None
 
 
 def _blind(t: int) -> bool:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Final, Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
-from engine.rules.board import FACE_INDEX, FACE_NAMES, Line
+from engine.rules.board import FACE_INDEX, FACE_NAMES
 from engine.rules.dice import Dice
 from engine.rules.features import draw_features
 from engine.rules.pieces import BlipView, GameResult, ModelView, Piece
@@ -14,6 +15,7 @@ if TYPE_CHECKING:
     from engine.rules.actions import Action
     from engine.rules.game import Game
     from engine.rules.pieces import Death, Event
+    from engine.rules.sight import MarineSight
 
 M: Final = "marines"
 G: Final = "genestealers"
@@ -26,6 +28,19 @@ class StateCore:
     """The data of one game in progress; the rules live in the layers above (see game.GameState)."""
 
     game: Game
+    # Frame and action handlers by name (`_run_X`, `_legal_X`, `_do_X`, `_act_X` -> X), collected once per class
+    # so the hot paths index a dict instead of building a method name and calling getattr on every frame.
+    _run_fns: ClassVar[dict[str, Callable[..., Any]]] = {}
+    _legal_fns: ClassVar[dict[str, Callable[..., Any]]] = {}
+    _do_fns: ClassVar[dict[str, Callable[..., Any]]] = {}
+    _act_fns: ClassVar[dict[str, Callable[..., Any]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for prefix, table in (("_run_", "_run_fns"), ("_legal_", "_legal_fns"), ("_do_", "_do_fns"),
+                              ("_act_", "_act_fns")):
+            fns = {name[len(prefix):]: getattr(cls, name) for name in dir(cls) if name.startswith(prefix)}
+            setattr(cls, table, {k: f for k, f in fns.items() if callable(f)})
 
     def __init__(self, game: Game, dice: Dice, rng: random.Random | None = None, *, _blank: bool = False) -> None:
         self.game = game
@@ -95,14 +110,12 @@ class StateCore:
         self._legal_key = -1
         self._legal: list[Action] = []
         self._own_memo: tuple[int, dict[str, list[Action]]] = (-1, {})
-        self._quick_memo: tuple[int, dict[Action, bool]] = (-1, {})
-        self._seen_memo: dict[int, bool] | None = None
-        self._seen_cand: frozenset[int] | None = None
-        self._near_memo: dict[int, bool] | None = None
-        self._blip_eyes_memo: tuple[tuple[str, int, dict[int, Line], frozenset[int]], ...] | None = None
-        # (seeing Marines' key, their eyes, every square in their views): immutable, shared by copies
-        self._sight_cache: tuple[tuple[object, ...], tuple[tuple[str, int, dict[int, Line], frozenset[int]], ...],
-                                 frozenset[int]] | None = None
+        self._quick_memo: tuple[int, dict[Action, bool]] = (-1, {})  # single steps and turns (game.py)
+        # Memo scope (sight.py): the memos below are valid while _memo_v == version.
+        self._memo_v = -1
+        self._seen_memo: dict[int, bool] = {}
+        self._sight_memo: MarineSight | None = None
+        self._sight_cache: MarineSight | None = None  # shared by copies (sight.py)
         self.version = 0
         # In execution order: the players' Pitfall set-up (if chosen), the starting blips placed by the
         # Genestealer player, then the first Marine turn.

@@ -2,8 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from engine.rules.board import Board
 from engine.rules.state_core import G, M, StateCore
+
+# One mission condition ready to check: (kind, the condition as written, what it needs, parsed once per Game).
+VictoryPlan = tuple[tuple[str, Mapping[str, Any], Any], ...]
+
+
+def victory_plan(b: Board, conds: Sequence[Mapping[str, Any]], objectives: Sequence[Any]) -> VictoryPlan:
+    """The mission's conditions with their numbers, squares and keys worked out once (they never change)."""
+    out = []
+    for cond in conds:
+        kind = cond["kind"]
+        arg: Any = None
+        if kind == "escape":
+            draw_at = cond.get("draw_at")
+            arg = (cond.get("via") or ["exit", "chute"], int(cond["win_at"]),
+                   None if draw_at is None else int(draw_at))
+        elif kind == "turn_limit":
+            arg = int(cond["turn"])
+        elif kind == "objective_carried":
+            to = cond.get("to")
+            arg = (str(cond["objective"]), to, _dest_key(b, to), isinstance(to, dict) and "level" in to)
+        elif kind == "section_flamed":
+            arg = (b.level_index.get(str(cond["level"]), -1), str(cond["section"]))
+        elif kind == "objective_flamed":
+            squares = [(o.id, b.sq_of(o.level, o.x, o.y)) for o in objectives if o.id == cond["objective"]]
+            arg = tuple((oid, (s // b.plane, b.section[s])) for oid, s in squares)
+        out.append((kind, cond, arg))
+    return tuple(out)
 
 
 class VictoryRules(StateCore):
@@ -12,19 +42,23 @@ class VictoryRules(StateCore):
     def _check_victory(self, end_phase: bool = False) -> None:
         if self.result_ is not None:
             return
-        on_board = [pc for pc in self.p.values() if pc.kind == "marine"]
-        for cond in self.game.victory:
-            kind = cond["kind"]
+        p = self.p
+        # Marines only ever come from the mission's squad: the ones still in p are the Marines "on board".
+        on_board = False
+        for mid in self.game.marine_ids:
+            pc = p.get(mid)
+            if pc is not None and pc.kind == "marine":
+                on_board = True
+                break
+        for kind, cond, arg in self.game.victory_plan:
             if kind == "escape":
-                via = cond.get("via") or ["exit", "chute"]
-                n = sum(1 for v in self.escaped_via.values() if v in via)  # type: ignore[operator,misc]
-                win_at = int(cond["win_at"])  # type: ignore[call-overload]
+                via, win_at, draw_at = arg
+                n = sum(1 for v in self.escaped_via.values() if v in via) if self.escaped_via else 0
                 if n >= win_at:
                     self._finish(M, f"{n} Marines escaped")
                     return
                 if not on_board:
-                    draw_at = cond.get("draw_at")
-                    if draw_at is not None and n >= int(draw_at):  # type: ignore[call-overload]
+                    if draw_at is not None and n >= draw_at:
                         self._finish("draw", f"{n} Marine escaped")
                     else:
                         self._finish(G, f"only {n} Marines escaped")
@@ -34,37 +68,31 @@ class VictoryRules(StateCore):
                     self._finish(G, "all Marines dead")
                     return
             elif kind == "turn_limit":
-                if end_phase and self.turn >= int(cond["turn"]):  # type: ignore[call-overload]
+                if end_phase and self.turn >= arg:
                     self._finish(str(cond.get("result", G)), f"turn limit {cond['turn']}")
                     return
             elif kind == "objective_carried":
-                oid = str(cond["objective"])
+                oid, to, key, to_square = arg
                 dest = self.objective_carried_to.get(oid)
-                to = cond.get("to")
-                if dest is None and isinstance(to, dict) and "level" in to:
+                if dest is None and to_square:
                     b = self.game.board
-                    for pc in on_board:
-                        if pc.carry == oid and pc.sq >= 0:
+                    for pc in p.values():
+                        if pc.kind == "marine" and pc.carry == oid and pc.sq >= 0:
                             here = f"sq:{b.name(pc.sq)}"
-                            if here == _dest_key(b, to):
+                            if here == key:
                                 dest = here
-                if dest is not None and (to is None or dest == _dest_key(self.game.board, to)):
+                if dest is not None and (to is None or dest == key):
                     self._finish(str(cond.get("result", M)), f"objective {oid} carried")
                     return
             elif kind == "section_flamed":
-                b = self.game.board
-                key = (b.level_index.get(str(cond["level"]), -1), str(cond["section"]))
-                if key in self.flamed_sections:
+                if arg in self.flamed_sections:
                     self._finish(str(cond.get("result", M)), f"section {cond['section']} flamed")
                     return
             elif kind == "objective_flamed":
-                b = self.game.board
-                for o in self.game.mission.objectives:
-                    if o.id == cond["objective"]:
-                        s = b.sq_of(o.level, o.x, o.y)
-                        if (s // b.plane, b.section[s]) in self.flamed_sections:
-                            self._finish(str(cond.get("result", M)), f"objective {o.id} flamed")
-                            return
+                for oid, key in arg:
+                    if key in self.flamed_sections:
+                        self._finish(str(cond.get("result", M)), f"objective {oid} flamed")
+                        return
         if not on_board:
             self._finish(G, "no Marines left on the board")
 
