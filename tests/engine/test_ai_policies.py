@@ -154,3 +154,39 @@ def test_params_change_behaviour() -> None:
 def test_flamer_reaches_the_section_in_the_long_drop() -> None:
     lo, _ = _rate("the_long_drop", "heuristic-marines", "random", "marines", 16)
     assert lo > 0.5
+
+
+def test_genestealers_go_for_the_flamer_when_only_he_can_win() -> None:
+    """Burn missions: the sergeant is closer, but only the flamer can win, so the Genestealer heads for him."""
+    from engine.rules.testing import scenario
+
+    def first_move(key_target: float, victory_kind: str) -> str:
+        victory: list[dict[str, Any]] = [{"kind": "marines_eliminated"}]
+        if victory_kind == "section_flamed":
+            victory.insert(0, {"kind": "section_flamed", "level": "upper", "section": "a", "result": "marines"})
+        state = scenario(["###########", "#aaaaaaaaa#", "###########"], phase="stealers", victory=victory,
+                         marines=[("sgt", 1, 1, "E", "sergeant", "none", "thunder_hammer", True),
+                                  ("m1", 9, 1, "W", "marine", "heavy_flamer", "power_glove")],
+                         stealers=[("g1", 4, 1, "N")])
+        player = make_policy("heuristic-genestealers", {"key_target": key_target})
+        return player.choose(state, state.legal_view(), random.Random(1)).text()
+
+    assert first_move(3.0, "section_flamed") == "move g1 E E"
+    assert first_move(0.0, "section_flamed") == "move g1 W W"  # the nearer Marine without the priority
+    assert first_move(3.0, "marines_eliminated") == "move g1 W W"  # no burn goal: no priority
+
+
+@pytest.mark.parametrize("mission", SAMPLES)
+def test_lazy_legal_actions_and_plain_lists_give_the_same_games(mission: str) -> None:
+    """The simulator hands players a lazy LegalActions (per-piece questions); the editor and tests hand
+    plain lists. The players take different paths through the rules for each and must decide alike."""
+    from engine.sim.play import play_out
+    from engine.sim.spec import game_seed
+
+    for i in range(3):
+        seed = game_seed(3, i)
+        pols = {"marines": make_policy("heuristic-marines"), "genestealers": make_policy("heuristic-genestealers")}
+        lazy, applied, _ = play_out(game(mission), seed, pols)
+        listed = play(mission, pols["marines"], pols["genestealers"], seed)
+        assert [a.text() for a in applied] == [e.action for e in listed.log]
+        assert lazy.result() == listed.result()
