@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine.rules.actions import PASS, Action
+from engine.rules.blips import _CONV
 from engine.rules.legal import LegalRules
 from engine.rules.pieces import Piece
 
-_CONV: tuple[Any, ...] = ("conv",)  # frames are immutable: one shared tuple will do
 _CONV_ONLY = (_CONV,)
+# The hooks after a Genestealer's action, by its id (immutable, so shared by every state and game).
+_STEALER_HOOKS: dict[str, tuple[tuple[Any, ...], ...]] = {}
 
 
 class ActingRules(LegalRules):
@@ -48,7 +50,10 @@ class ActingRules(LegalRules):
         if self.phase == "stealers" and stealer is not None:
             if stealer.kind == "stealer" and stealer.sq >= 0:
                 sid = stealer.id
-                hooks = (("susq", sid), ("owq", sid), ("reactq", sid), _CONV)
+                own = _STEALER_HOOKS.get(sid)
+                if own is None:
+                    own = _STEALER_HOOKS[sid] = (("susq", sid), ("owq", sid), ("reactq", sid), _CONV)
+                hooks = own
             else:
                 p = self.p
                 for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
@@ -60,7 +65,8 @@ class ActingRules(LegalRules):
             stack.extend(hooks)
         else:
             stack[base:base] = hooks
-        self._check_victory()
+        if self._vic_rev != self._vic_clean:  # else _check_victory would return at once (victory.py)
+            self._check_victory()
 
     def _act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
         self._pay(pc, 2, reaction)
@@ -87,11 +93,13 @@ class ActingRules(LegalRules):
             self.obj_at[pc.sq] = pc.carry
             self._note(f"{pc.id} drops {pc.carry}")
             pc.carry = ""
+            self._vic_rev += 1
 
     def _act_give(self, pc: Piece, a: Action, reaction: bool) -> None:
         self._pay(pc, 1, reaction)
         other = self.p[a.args[1]]
         other.carry, pc.carry = pc.carry, ""
+        self._vic_rev += 1
 
     def _act_reveal(self, pc: Piece, a: Action, reaction: bool) -> None:
         self._end_activation()

@@ -88,9 +88,12 @@ class Action:
     verb: str
     args: tuple[str, ...] = ()
     _hash: int = field(default=0, init=False, repr=False, compare=False)
+    _text: str = field(default="", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.verb, self.args)))
+        # The text form, made once (every applied action logs it; actions are interned).
+        object.__setattr__(self, "_text", " ".join((self.verb, *self.args)) if self.args else self.verb)
 
     def __hash__(self) -> int:
         return self._hash
@@ -103,7 +106,7 @@ class Action:
         return self._hash == other._hash and self.verb == other.verb and self.args == other.args
 
     def text(self) -> str:
-        return " ".join((self.verb, *self.args)) if self.args else self.verb
+        return self._text
 
     def __str__(self) -> str:
         return self.text()
@@ -115,6 +118,7 @@ class Action:
 
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "alpha", "setup"})
+NO_ACTOR_VERBS = _NO_ACTOR  # verbs whose first argument is not an acting piece (Action.actor is None)
 
 
 class PassAction(Action):

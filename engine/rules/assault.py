@@ -133,6 +133,8 @@ class AssaultRules(MovementRules):
             pc = self.p[a.args[0]]
             pc.facing = FACE_INDEX[a.args[1]]
             pc.prone = False
+            if pc.kind == "marine":
+                self._pose_rev += 1
 
 
 def _facing_towards(b: Board, s: int, t: int) -> int | None:

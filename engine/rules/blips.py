@@ -8,8 +8,9 @@ from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES
 from engine.rules.pieces import Piece
 from engine.rules.psychic import PsychicRules
-from engine.rules.sight import MarineSight
 from engine.rules.state_core import BLIP_AP, STEALER_AP, G, M
+
+_CONV: tuple[Any, ...] = ("conv",)  # frames are immutable: one shared tuple will do
 
 
 class BlipRules(PsychicRules):
@@ -70,16 +71,27 @@ class BlipRules(PsychicRules):
             self.stack.append((frame[0], frame[1] - 1, *frame[2:]))
 
     def _run_conv(self, frame: tuple[Any, ...]) -> None:
-        # The first blip on the board that some Marine sees (blips stand on distinct squares: no memo needed).
-        sight: MarineSight | None = None
-        for pc in self.p.values():
-            if pc.kind == "blip" and pc.sq >= 0:
-                if sight is None:
-                    sight = self._marine_sight()
-                if pc.sq in sight.cand and self._seen_by_marine_now(pc.sq, sight.eyes):
-                    self.stack.append(("conv",))
-                    self._convert(pc, voluntary=False)
-                    return
+        # The first blip on the board (in p's order) that some Marine sees.
+        sight = self._marine_sight()
+        occ, p = self.occ, self.p
+        eyes = sight.eyes
+        seen = self._seen_by_marine_now
+        cand = sight.cand
+        if cand is not None:
+            # Only squares in some Marine's view can be seen, and every piece on the board stands on its square
+            # in occ: the occupied squares of the view (a C-level intersection) hold every candidate, and after
+            # most actions none of them is a blip seen.
+            for t in cand.intersection(occ):
+                if p[occ[t]].kind == "blip" and seen(t, eyes):
+                    break
+            else:
+                return
+        # (Without the view's squares at hand, every blip is asked: _seen_by_marine_now needs no filter.)
+        for pc in p.values():
+            if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
+                self.stack.append(_CONV)
+                self._convert(pc, voluntary=False)
+                return
 
     def _convert(self, blip: Piece, voluntary: bool) -> None:
         """Replace a blip by its Genestealers; placement decisions follow."""
@@ -183,4 +195,7 @@ class BlipRules(PsychicRules):
         return [act("face", frame[1], f) for f in FACE_NAMES]
 
     def _do_face(self, frame: tuple[Any, ...], a: Action) -> None:
-        self.p[a.args[0]].facing = FACE_INDEX[a.args[1]]
+        pc = self.p[a.args[0]]
+        pc.facing = FACE_INDEX[a.args[1]]
+        if pc.kind == "marine":
+            self._pose_rev += 1

@@ -71,6 +71,7 @@ class Board:
         self._wide: dict[int, dict[int, Line]] = {}
         self._door_near: dict[int, tuple[tuple[str, int], ...]] = {}
         self._steps: dict[int, tuple[tuple[int, int, int], ...]] = {}
+        self._steps_dir: dict[int, tuple[tuple[tuple[int, int, int], ...], ...]] = {}
         self.below_memo: dict[int, int] = {}  # square -> the square directly below it (-1: none); features.py
 
     # -- squares ------------------------------------------------------------------------------------
@@ -164,6 +165,15 @@ class Board:
                 if t >= 0 and not (marine and dot == 0):
                     res.append((d, t, 2 if dot < 0 else 1))
             out = self._steps[key] = tuple(res)
+        return out
+
+    def steps_by_dir(self, s: int, facing: int, marine: bool) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+        """steps(s, facing, marine) split by direction: entry d holds the step toward d (or nothing)."""
+        key = (s * 4 + facing) * 2 + marine
+        out = self._steps_dir.get(key)
+        if out is None:
+            all_steps = self.steps(s, facing, marine)
+            out = self._steps_dir[key] = tuple(tuple(st for st in all_steps if st[0] == d) for d in range(8))
         return out
 
     def doors_near(self, s: int, facing: int) -> tuple[tuple[str, int], ...]:

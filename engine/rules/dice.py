@@ -25,6 +25,8 @@ class Dice:
 
     def take(self) -> tuple[int, ...]:
         """The dice rolled since the last take(), oldest first; clears them."""
+        if not self._pending:
+            return ()  # most actions roll nothing
         out = tuple(self._pending)
         self._pending.clear()
         return out

@@ -28,6 +28,9 @@ class Features:
         self._through: dict[int, tuple[int, ...]] = {}
         # square -> the squares on other levels a Marine there might see through a hole (filled on demand)
         self._hole_targets: dict[int, frozenset[int]] = {}
+        # (marine id, square, facing, prone) -> that Marine's eye for spotting blips (sight.py; filled on demand:
+        # it depends on the pose, the board and these features only, and a Features belongs to one Game)
+        self.eye_memo: dict[tuple[str, int, int, bool], Any] = {}
 
     def finish(self, b: Board, hole_los: str, pf_ladders: bool = True) -> None:
         pits: list[tuple[int, int]] = [(u, d) for u, d in self.pit_down.items() if d >= 0]

@@ -18,22 +18,35 @@ class FireRules(PlacementRules):
         ms = pc.sq
         if pc.prone or ms < 0:
             return res  # sees nothing
-        b = self.game.board
-        sees = self._seer(pc)
-        # Squares on the Marine's level outside his walls-only view are never seen (_seer's first test): skip
-        # the call for them.
+        g = self.game
+        b = g.board
+        # _sees(pc, t), unrolled (as _seer): on his level t is seen when its line in his walls-only view is
+        # clear; other levels only from a square that looks through a hole ([4e]: or down a ladder).
         plane = b.plane
         lvl = ms // plane
         view = b.static_view(ms, pc.facing)
+        ignore_fire = g.fire_module and pc.ranged == "assault_cannon"
+        line_clear = self._line_clear
+        feat = self.feat
+        holes = ms in feat._views or (not g.pf_ladders and ms in feat.ladder)
         for q in self.p.values():
-            if q.kind == "stealer" and (t := q.sq) >= 0 and (only is None or q.id == only) and (
-                t in view or t // plane != lvl
-            ) and sees(t):
-                res.append(q.id)
+            if q.kind == "stealer" and (t := q.sq) >= 0 and (only is None or q.id == only):
+                if t // plane == lvl:
+                    line = view.get(t)
+                    if line is not None and line_clear(line, ignore_fire):
+                        res.append(q.id)
+                elif holes and self._sees(pc, t):
+                    res.append(q.id)
         if only is None:
             kind = b.door_kind
             for t, did in self.closed.items():
-                if (t in view or t // plane != lvl) and kind[did] == "door" and sees(t):
+                if kind[did] != "door":
+                    continue
+                if t // plane == lvl:
+                    line = view.get(t)
+                    if line is not None and line_clear(line, ignore_fire):
+                        res.append(did)
+                elif holes and self._sees(pc, t):
                     res.append(did)
         return res
 
@@ -52,13 +65,15 @@ class FireRules(PlacementRules):
             # The arc squares are on the Marine's level: sees(t) is t's line in his view being clear.
             view, ignore_fire = own
             lvl, section, closed, line_clear = pc.sq // b.plane, b.section, self.closed, self._line_clear
+            taken: set[str | None] = set()  # the sections of his level in `seen` (keyed (lvl, section) there)
             for t in self.feat.arc_squares(b, pc.sq, pc.facing, rng):
-                key = (lvl, section[t])
-                if key in seen or t in closed:
+                sec = section[t]
+                if sec in taken or t in closed:
                     continue
                 line = view.get(t)
                 if line is not None and line_clear(line, ignore_fire):
-                    seen[key] = t
+                    taken.add(sec)
+                    seen[(lvl, sec)] = t
         # [PF] the flamer also fires up or down through a ladder or pitfall square (that section only)
         for _here, there, opp, _upper in self.feat._views.get(pc.sq, ()):
             for t in (there, opp):
@@ -155,6 +170,7 @@ class FireRules(PlacementRules):
         for sq in area:
             self.flames[sq] = max(self.flames.get(sq, 0), layers)
         self.flamed_sections[(t // b.plane, b.section[t] or "")] = 1
+        self._vic_rev += 1
         self._note(f"{pc.id} flames {b.name(t)} ({len(area)} squares)")
         for sq in area:
             tid = self.occ.get(sq)
@@ -166,6 +182,7 @@ class FireRules(PlacementRules):
         pc.ammo -= 1
         self.flames[t] = self.flames.get(t, 0) + 1
         self.flamed_sections[(t // self.game.board.plane, self.game.board.section[t] or "")] = 1
+        self._vic_rev += 1
         self._note(f"{pc.id} flames {self.game.board.name(t)}")
         tid = self.occ.get(t)
         if tid is not None:
@@ -211,9 +228,12 @@ class FireRules(PlacementRules):
 
     def _run_susq(self, frame: tuple[Any, ...]) -> None:
         """Sustained fire is lost when another Genestealer acts or the shooter loses LOS to the target."""
-        g = self.p.get(frame[1])
-        for m in self.p.values():
-            if m.kind == "marine" and m.sus and m.sus not in self.game.board.doors:
+        p = self.p
+        g = p.get(frame[1])
+        doors = self.game.board.doors
+        for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
+            m = p.get(mid)
+            if m is not None and m.kind == "marine" and m.sus and m.sus not in doors:
                 if m.sus != frame[1] or g is None or not self._sees(m, g.sq):
                     m.sus = ""
 
@@ -223,8 +243,10 @@ class FireRules(PlacementRules):
             return
         b = self.game.board
         rng = self.game.ow_range
+        p = self.p
+        # The Marines in p's order: they are the mission's squad, created in squad order and never re-added.
         shooters = tuple(
-            m.id for m in self.p.values()
+            m.id for mid in self.game.marine_ids if (m := p.get(mid)) is not None
             if m.kind == "marine" and m.ow and not m.jam and m.sq >= 0 and (m.ranged != "assault_cannon" or m.ammo > 0)
             and (m.sq // b.plane != g.sq // b.plane or b.rng(m.sq, g.sq) <= rng) and self._sees(m, g.sq)
         )

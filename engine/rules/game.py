@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.mission.model import Mission
-from engine.rules.actions import Action, act, parse_action
+from engine.rules.actions import NO_ACTOR_VERBS, Action, act, parse_action
 from engine.rules.board import DIR_INDEX, DIR_NAMES, FACE_NAMES, Board
 from engine.rules.dice import Dice
 from engine.rules.features import Features, draw_features
@@ -117,7 +117,7 @@ class GameState(PhaseRules):
             else:
                 d[k] = v
         s._end_memo()  # a memo scope belongs to one state object
-        s._quick_memo = (-1, {})
+        s._quick_memo = (-1, {}, {})
         return s
 
     def current_player(self) -> Player | None:
@@ -176,16 +176,28 @@ class GameState(PhaseRules):
 
     def is_legal(self, action: Action) -> bool:
         """`action in legal_actions()`, answered from the actor's own actions when that is enough."""
-        if self._legal_key != self.version and self.result_ is None and not self.stack:
+        version = self.version
+        if self._legal_key != version and self.result_ is None and not self.stack:
             verb = action.verb
-            if (verb == "pass" or (verb == "end" and self.active is not None)) and not action.args:
+            args = action.args
+            if not args and (verb == "pass" or (verb == "end" and self.active is not None)):
                 return True  # PASS, or END while a piece is active
-            actor = action.actor
-            if actor is not None:
+            if args and verb not in NO_ACTOR_VERBS:  # action.actor, inlined
+                actor = args[0]
+                if verb == "move" and len(args) > 1:
+                    # The commonest question, asked again by apply: its direction's moves when already known
+                    # (_step_or_turn_is_legal; as exact as the actor's own list).
+                    quick = self._quick_memo
+                    moves = quick[1].get((actor, args[1])) if quick[0] == version else None
+                    if moves is not None:
+                        for x in moves:
+                            if x is action:
+                                return True
+                        return action in moves
                 # A piece action is listed by its actor's generator alone (every action a generator lists has
                 # that piece as its actor, psi powers aside): its own actions decide, none other would.
                 memo = self._own_memo
-                own = memo[1].get(actor) if memo[0] == self.version else None
+                own = memo[1].get(actor) if memo[0] == version else None
                 if own is None:
                     if verb == "move" or verb == "turn":
                         return self._step_or_turn_is_legal(actor, action)
@@ -206,28 +218,38 @@ class GameState(PhaseRules):
         checked, and the answer kept for this version (a player asks, then apply asks again)."""
         memo = self._quick_memo
         if memo[0] != self.version:
-            memo = self._quick_memo = (self.version, {})
-        known = memo[1].get(action)
+            memo = self._quick_memo = (self.version, {}, {})
+        args = action.args
+        if action.verb == "move":
+            if len(args) < 2:
+                return False
+            # One direction's moves serve every move that way (a Genestealer's three facings, a jump).
+            key = (actor, args[1])
+            moves = memo[1].get(key)
+            if moves is None:
+                moves = memo[1][key] = self._moves_toward_named(actor, args[1])
+            for x in moves:
+                if x is action:
+                    return True
+            return action in moves
+        known = memo[2].get(action)
         if known is None:
-            if action.verb == "move":
-                known = self._move_is_legal(actor, action)
-            else:
-                pc = self.p.get(actor)
-                quick = quick_turn_legal(self, pc, action.args) if pc is not None else False
-                known = quick if quick is not None else action in self._own_actions(actor)
-            memo[1][action] = known
+            pc = self.p.get(actor)
+            quick = quick_turn_legal(self, pc, args) if pc is not None else False
+            known = memo[2][action] = quick if quick is not None else action in self._own_actions(actor)
         return known
 
-    def _move_is_legal(self, actor: str, action: Action) -> bool:
-        """Action phase, a move whose actor's actions are not listed yet: only its direction's step is checked.
-        Exact: moves come from their actor's step loop only (never from another piece's, nor PASS / END), so a
-        move that loop does not list is not in legal_actions() either."""
+    def _moves_toward_named(self, actor: str, dname: str) -> list[Action]:
+        """Action phase: the moves of piece `actor` toward direction `dname` that legal_actions() lists. Exact:
+        moves come from their actor's step loop only (never from another piece's, nor PASS / END), and that
+        loop run for one direction lists that direction's moves (LegalRules._moves_toward)."""
         pc = self.p.get(actor)
-        d = DIR_INDEX.get(action.args[1]) if len(action.args) > 1 else None
+        d = DIR_INDEX.get(dname)
         if pc is None or d is None:
-            return False
-        self._open_memo()
-        return action in self._moves_toward(pc, d)
+            return []
+        if self._memo_v != self.version:  # _open_memo(), inlined
+            self._begin_memo()
+        return self._moves_toward(pc, d)
 
     def _legal_list(self) -> list[Action]:
         """The current legal actions (shared, not copied: callers must not change it)."""
@@ -269,6 +291,9 @@ class GameState(PhaseRules):
         player: str = _FRAME_PLAYER[stack[-1][0]](stack[-1]) if stack else M if self.phase == "marines" else G
         turn = self.turn
         self._fx = []
+        if self.version != self._settled_v:
+            # Edited by hand since the last apply (scenarios, tests): the change counters may have missed it.
+            self._sight_rev = self._vic_clean = -1
         self.version += 1
         if stack:
             frame = stack.pop()
@@ -281,7 +306,7 @@ class GameState(PhaseRules):
             self._piece_action(a, reaction=False)
         self._drain()
         self.log.append(new_event(turn, player, a.text(), self.dice.take(), "; ".join(self._fx)))
-        self.version += 1
+        self.version = self._settled_v = self.version + 1
 
     def _drain(self) -> None:
         """Run automatic frames until a decision is needed or the stack is empty."""

@@ -9,6 +9,8 @@ from engine.rules.blips import BlipRules
 from engine.rules.board import FACE_NAMES
 from engine.rules.pieces import Piece
 
+_ONE_DIR = tuple((d,) for d in range(8))
+
 
 class LegalRules(BlipRules):
     """Legal actions of the Marine and Genestealer action phases, piece by piece."""
@@ -178,17 +180,17 @@ class LegalRules(BlipRules):
         s = pc.sq
         if s < 0:
             return out
-        steps = self.game.board.steps
+        kind = pc.kind
         if self.phase == "marines":
-            if pc.kind == "marine" and not pc.prone:
+            if kind == "marine" and not pc.prone:
                 # Every step costs 1 AP or more: with no budget left the loop lists none, as _marine_actions.
                 budget = self._budget(pc, False)
-                self._marine_steps(pc, budget, out, [st for st in steps(s, pc.facing, True) if st[0] == d])
-        elif pc.kind != "marine" and pc.st != 2 and pc.ap > 0:
-            if pc.kind == "stealer":
-                self._stealer_steps(pc, out, [st for st in steps(s, pc.facing, False) if st[0] == d])
+                self._marine_steps(pc, budget, out, self.game.board.steps_by_dir(s, pc.facing, True)[d])
+        elif kind != "marine" and pc.st != 2 and pc.ap > 0:
+            if kind == "stealer":
+                self._stealer_steps(pc, out, self.game.board.steps_by_dir(s, pc.facing, False)[d])
             else:
-                self._blip_steps(pc, out, (d,))
+                self._blip_steps(pc, out, _ONE_DIR[d])
         return out
 
     def _marine_steps(self, pc: Piece, budget: int, out: list[Action], steps: Iterable[tuple[int, int, int]]) -> None:
@@ -241,8 +243,12 @@ class LegalRules(BlipRules):
         # _can_enter for a blip, inlined: this loop is the hottest of the Genestealer turn.
         occ, closed, bar, flames, obj = self.occ, self.closed, self.barriers, self.flames, self.obj_at
         flames_ok = s in flames and not self.game.fire_module and not self.game.markers
-        sight = self._sight()
+        sight = self._sight_memo if self._memo_v == self.version else None  # _sight(), inlined
+        if sight is None:
+            sight = self._sight()
         cand = sight.cand  # squares in some Marine's view: no need to ask about the others
+        if cand is None:
+            cand = sight.candidates()
         near = sight.near(self.game.board.nbr)
         seen = self._seen_by_marine
         for d in dirs:

@@ -98,6 +98,7 @@ class MovementRules(FireRules):
         feat = self.feat
         if t in self.obj_at and pc.kind != "blip" and not pc.carry:
             pc.carry = self.obj_at.pop(t)
+            self._vic_rev += 1
             self._note(f"{pc.id} picks up {pc.carry}")
         if t in feat.chutes:
             self._remove(pc, escaped="chute")
@@ -138,6 +139,9 @@ class MovementRules(FireRules):
             return
         del self.occ[pc.sq]
         pc.sq = -2  # in the air
+        self._pose_rev += 1
+        if pc.carry:
+            self._vic_rev += 1
         if ladder_fall:
             # [4e] falling from a ladder top: any model below dies; the Marine keeps his facing.
             occupant = self.occ.get(below)
@@ -161,6 +165,7 @@ class MovementRules(FireRules):
             self._place(pc, below)
             if r <= 5:
                 pc.prone = True
+                self._pose_rev += 1
                 self._note(f"{pc.id} lands prone")
             else:
                 self.stack.append(("face", pc.id, G))
@@ -179,20 +184,23 @@ class MovementRules(FireRules):
             self._kill(q, pc.id, "landed on")
             self._place(pc, below)
             pc.prone = True
+            self._pose_rev += 1
             return
         r = self.dice.d6()
         if r <= 3:
             self._kill(q, None, "landed on")
             self._place(pc, below)
             pc.prone = True
+            self._pose_rev += 1
             return
         q.prone = True
         q.ow = False
+        self._pose_rev += 1
         opts = self._empty_adjacent(below)
         if not opts:
             self._kill(pc, None, "fall")
             return
-        pc.prone = True
+        pc.prone = True  # pc is in the air (off the board): not a pose until shoved down
         self.stack.append(("shove", pc.id, tuple(opts)))
 
     def _land_empty(self, pc: Piece, below: int) -> None:
@@ -201,6 +209,7 @@ class MovementRules(FireRules):
         if r <= 4:
             pc.prone = True
             pc.ow = False
+            self._pose_rev += 1
             self._note(f"{pc.id} lands prone")
         else:
             self.stack.append(("face", pc.id, M))
@@ -220,6 +229,8 @@ class MovementRules(FireRules):
             pc.free = True
         self._pay(pc, cost, reaction)
         pc.facing = f
+        if pc.kind == "marine":
+            self._pose_rev += 1
 
     def _stealer_turn_cost(self, pc: Piece, f: int) -> int:
         """[4e] 1 AP; [2e] 90° is free (once between two paid actions, so no endless spinning), 180° 1 AP."""
@@ -231,6 +242,7 @@ class MovementRules(FireRules):
         self._pay(pc, 2, reaction)
         pc.prone = False
         pc.facing = FACE_INDEX[a.args[1]]
+        self._pose_rev += 1
 
     def _act_open(self, pc: Piece, a: Action, reaction: bool) -> None:
         self._pay(pc, 1, reaction)
@@ -281,6 +293,7 @@ class MovementRules(FireRules):
             self._drop(pc, t, ladder_fall=True)
         elif t in self.obj_at and pc.kind != "blip" and not pc.carry:
             pc.carry = self.obj_at.pop(t)
+            self._vic_rev += 1
 
     def _act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:
         self._pay(pc, 1, reaction)

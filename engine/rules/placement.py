@@ -10,18 +10,28 @@ class PlacementRules(SightRules):
     """Pieces entering and leaving squares: relocation, deaths and escapes."""
 
     def _relocate(self, pc: Piece, t: int) -> None:
+        occ = self.occ
         if pc.sq >= 0:
-            del self.occ[pc.sq]
+            del occ[pc.sq]
         pc.sq = t
-        self.occ[t] = pc.id
+        occ[t] = pc.id
         if pc.kind != "marine":
-            self.traffic[t] = self.traffic.get(t, 0) + 1
+            traffic = self.traffic
+            traffic[t] = traffic.get(t, 0) + 1
+        else:
+            self._pose_rev += 1
+        if pc.carry:
+            self._vic_rev += 1  # "objective carried to a square" reads where the carrier stands
 
     def _place(self, pc: Piece, t: int) -> None:
         pc.sq = t
         self.occ[t] = pc.id
+        if pc.kind == "marine":
+            self._pose_rev += 1
         if t in self.obj_at and pc.kind != "blip" and not pc.carry:
             pc.carry = self.obj_at.pop(t)
+        if pc.carry:
+            self._vic_rev += 1
 
     def _empty_adjacent(self, s: int) -> list[int]:
         res = [t for t in self.game.board.nbr[s] if t >= 0 and self._free_square(t) and t not in self.flames]
@@ -39,8 +49,11 @@ class PlacementRules(SightRules):
         self._remove(pc, escaped=None)
 
     def _remove(self, pc: Piece, escaped: str | None) -> None:
+        self._vic_rev += 1  # p, escapes and carried objects change: every victory condition may read them
         if pc.kind == "blip":
             self.used.append(pc.value)
+        elif pc.kind == "marine":
+            self._pose_rev += 1
         if pc.sq >= 0:
             self.occ.pop(pc.sq, None)
             if pc.carry:

@@ -9,14 +9,15 @@ from engine.rules.features import Features
 from engine.rules.pieces import Piece
 from engine.rules.victory import VictoryRules
 
-# (marine id, level, view, squares seen through holes) per seeing Marine
-BlipEyes = tuple[tuple[str, int, dict[int, Line], frozenset[int]], ...]
+# (marine id, level, view, squares seen through holes) of one seeing Marine, and of each
+Eye = tuple[str, int, dict[int, Line], frozenset[int]]
+BlipEyes = tuple[Eye, ...]
 
 
 class MarineSight:
     """What the Marines on the board see, for one set of Marine poses (feat, then (id, square, facing, prone) of
-    each Marine on the board): immutable once made but for `near`, which is worked out from those poses on first
-    use. Shared by copies of a state (a state whose Marines moved makes a new one)."""
+    each Marine on the board): immutable once made but for `cand` and `near`, which are worked out from those
+    poses on first use. Shared by copies of a state (a state whose Marines moved makes a new one)."""
 
     __slots__ = ("_near", "cand", "eyes", "feat", "poses")
 
@@ -24,8 +25,18 @@ class MarineSight:
         self.feat = feat
         self.poses = poses
         self.eyes = eyes  # the seeing (not prone) Marines'
-        self.cand = frozenset().union(*[e[2] for e in eyes], *[e[3] for e in eyes])  # every square in their views
+        # Every square in their views (candidates()): built on first use, since in the Marine turn the poses
+        # change with nearly every action and the conversion check alone does without it.
+        self.cand: frozenset[int] | None = None
         self._near: frozenset[int] | None = None
+
+    def candidates(self) -> frozenset[int]:
+        """Every square some seeing Marine might see (_seen_by_marine_now is false for all others)."""
+        cand = self.cand
+        if cand is None:
+            eyes = self.eyes
+            cand = self.cand = frozenset().union(*[e[2] for e in eyes], *[e[3] for e in eyes])
+        return cand
 
     def near(self, nbr: list[tuple[int, ...]]) -> frozenset[int]:
         """Every square next to a Marine on the board (nbr: the board's neighbour table)."""
@@ -108,9 +119,12 @@ class SightRules(VictoryRules):
         """Some Marine sees square t (for blips: [2e] Marines see to the front and sides, fire only to the front)."""
         if self._memo_v != self.version:
             sight = self._marine_sight()
-            return t in sight.cand and self._seen_by_marine_now(t, sight.eyes)
+            return t in sight.candidates() and self._seen_by_marine_now(t, sight.eyes)
         sight = self._sight()
-        if t not in sight.cand:
+        cand = sight.cand
+        if cand is None:
+            cand = sight.candidates()
+        if t not in cand:
             return False  # most squares asked about are out of every Marine's view, even on an empty board
         memo = self._seen_memo
         r = memo.get(t)
@@ -124,31 +138,43 @@ class SightRules(VictoryRules):
             return self._marine_sight()
         sight = self._sight_memo
         if sight is None:
-            sight = self._sight_memo = self._marine_sight()
+            # A version that no apply made (the state was edited by hand: rulebook scenarios, tests) has its
+            # Marines' poses compared, not only _pose_rev.
+            sight = self._sight_memo = self._marine_sight(check_poses=self.version != self._settled_v)
         return sight
 
-    def _marine_sight(self) -> MarineSight:
+    def _marine_sight(self, check_poses: bool = False) -> MarineSight:
         """What the Marines see now, kept from call to call (in _sight_cache) while they stay put (the Genestealer
         turn, mostly). Eyes: (marine id, level, walls-only view for spotting blips, squares it might see through
         holes) of each seeing Marine."""
+        cached = self._sight_cache
+        feat = self.feat
+        if cached is not None and cached.feat is feat and self._sight_rev == self._pose_rev and not check_poses:
+            return cached  # no Marine moved, turned, fell, stood up or left since the cache was checked
         get = self.p.get
         # Marines are only ever created with the state (the mission's squad, in p's order), never re-added.
         poses = tuple([(mid, pc.sq, pc.facing, pc.prone) for mid in self.game.marine_ids
                        if (pc := get(mid)) is not None and pc.sq >= 0 and pc.kind == "marine"])
-        cached = self._sight_cache
-        if cached is not None and cached.feat is self.feat and cached.poses == poses:
+        self._sight_rev = self._pose_rev
+        if cached is not None and cached.feat is feat and cached.poses == poses:
             return cached
-        b = self.game.board
-        plane = b.plane
-        look = b.wide_view if self.game.wide_sight else b.static_view
-        feat = self.feat
-        ladders_4e = not self.game.pf_ladders
-        eyes = tuple(
-            (pid, sq // plane, look(sq, f), feat.hole_targets(sq, ladders_4e))
-            for pid, sq, f, prone in poses if not prone
-        )
-        sight = self._sight_cache = MarineSight(feat, poses, eyes)
+        memo = feat.eye_memo
+        eyes_l: list[Eye] = []
+        for pose in poses:
+            if not pose[3]:  # prone Marines see nothing
+                eye = memo.get(pose)
+                if eye is None:
+                    eye = memo[pose] = self._eye(pose)
+                eyes_l.append(eye)
+        sight = self._sight_cache = MarineSight(feat, poses, tuple(eyes_l))
         return sight
+
+    def _eye(self, pose: tuple[str, int, int, bool]) -> Eye:
+        """(marine id, level, walls-only view for spotting blips, squares it might see through holes)."""
+        pid, sq, f, _prone = pose
+        b = self.game.board
+        look = b.wide_view if self.game.wide_sight else b.static_view
+        return pid, sq // b.plane, look(sq, f), self.feat.hole_targets(sq, not self.game.pf_ladders)
 
     def _seen_by_marine_now(self, t: int, eyes: BlipEyes) -> bool:
         tl = t // self.game.board.plane

@@ -110,13 +110,26 @@ class StateCore:
         self._legal_key = -1
         self._legal: list[Action] = []
         self._own_memo: tuple[int, dict[str, list[Action]]] = (-1, {})
-        self._quick_memo: tuple[int, dict[Action, bool]] = (-1, {})  # single steps and turns (game.py)
+        # Single steps and turns asked about (game.py): per version, (actor, direction) -> that direction's moves
+        # and turn action -> legal.
+        self._quick_memo: tuple[int, dict[tuple[str, str], list[Action]], dict[Action, bool]] = (-1, {}, {})
         # Memo scope (sight.py): the memos below are valid while _memo_v == version.
         self._memo_v = -1
         self._seen_memo: dict[int, bool] = {}
         self._sight_memo: MarineSight | None = None
         self._sight_cache: MarineSight | None = None  # shared by copies (sight.py)
+        # Change counters (ints, so a copy starts from its original's values and then counts its own changes):
+        # _pose_rev moves whenever a Marine's square, facing or prone flag changes or a Marine leaves the board;
+        # _sight_rev is the _pose_rev at which _sight_cache was last known to hold the Marines' poses (sight.py).
+        self._pose_rev = 0
+        self._sight_rev = -1
+        # _vic_rev moves whenever something the victory conditions read changes (a piece removed, an object
+        # picked up, dropped or given, a carrier moved, a section flamed); _vic_clean is the _vic_rev at the
+        # last check that found no winner (victory.py).
+        self._vic_rev = 0
+        self._vic_clean = -1
         self.version = 0
+        self._settled_v = 0  # the version apply (or the constructor) left: see SightRules._sight
         # In execution order: the players' Pitfall set-up (if chosen), the starting blips placed by the
         # Genestealer player, then the first Marine turn.
         seq: list[tuple[Any, ...]] = []

@@ -42,6 +42,12 @@ class VictoryRules(StateCore):
     def _check_victory(self, end_phase: bool = False) -> None:
         if self.result_ is not None:
             return
+        rev = self._vic_rev
+        if rev == self._vic_clean and not end_phase:
+            # Outside the end phase the conditions read only the Marines in p, escapes, objects carried (by whom,
+            # where, to which exit) and sections flamed; each change to those moves _vic_rev (placement.py,
+            # movement.py, acting.py, fire.py), and none moved since a check that found no winner.
+            return
         p = self.p
         # Marines only ever come from the mission's squad: the ones still in p are the Marines "on board".
         on_board = False
@@ -95,6 +101,10 @@ class VictoryRules(StateCore):
                         return
         if not on_board:
             self._finish(G, "no Marines left on the board")
+            return
+        # No winner: a later check, outside the end phase, finds none either until _vic_rev moves (the end-phase
+        # check tests the same conditions and the turn limits besides).
+        self._vic_clean = rev
 
 
 def _dest_key(b: Board, to: object) -> str:
