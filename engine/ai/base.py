@@ -23,6 +23,10 @@ class Policy(Protocol):
     `choose` must not mutate `state` (use `state.copy()` to look ahead). One instance plays many games in
     a worker, one after the other; a policy that keeps memory between decisions may define
     `start_game(state)`, which the simulator calls before each game's first decision.
+
+    The simulator passes `actions` as a lazy `engine.rules.lazy_legal.LegalActions`: iterating, indexing or
+    len() build the whole list once; `a in actions` and `actions.of(pid)` (one piece's actions) ask the rules
+    about just that, which is what makes the heuristic players fast. Other callers pass a plain list.
     """
 
     name: str
