@@ -68,12 +68,10 @@ class _Field:
 
     @property
     def route(self) -> list[int]:
-        """The blips' map (attack squares and the Marines' route ahead); the attack map when no blip is left."""
+        """The blips' map: attack squares and the Marines' route ahead (only a blip on the board asks)."""
         r = self._route
         if r is None:
-            sit = self.sit
-            has_blip = any(pc.kind == "blip" for pc in sit.enemies)
-            r = self._route = self.player._route_map(sit, self.dm) if has_blip else self.dm
+            r = self._route = self.player._route_map(self.sit, self.dm)
         return r
 
     @property
@@ -324,7 +322,7 @@ class GenestealerPlayer:
         D = sit.marine_goal_map()
         if D is None or not sit.marines:
             return False
-        return bool(min(D[m.sq] for m in sit.marines) <= self.w.urgent_within)
+        return bool(min([D[m.sq] for m in sit.marines]) <= self.w.urgent_within)
 
     def _blip(self, pc: Any, fld: _Field) -> Action | None:
         sit = fld.sit
@@ -363,16 +361,22 @@ class GenestealerPlayer:
         limit = dm[s] - 0.5
         nbs = b.nbr[s]
         tab = st.game.move_table(pid)
+        occ = st.occ
+        closed = st.closed
         cands: list[tuple[float, tuple[int, int], Action]] = []
         for d in range(8):
             t = nbs[d]
-            if t >= 0:
+            # No piece may step onto an occupied square or a closed door (every step loop of the rules skips
+            # them): such a move is never legal, so it is left out rather than asked about.
+            if t >= 0 and t not in occ and t not in closed:
                 v = dm[t] + 0.01
                 if v < limit:
                     cands.append((v, (0, d), tab[d * 6]))
+        door_state = st.door_state
         for i, (did, t) in enumerate(b.doors_near(s, -1)):
             v = dm[t] + 0.03
-            if v < limit:
+            # The rules offer "open" for closed doors only: any other is never legal, so it is not asked about.
+            if v < limit and door_state[did] == "closed":
                 cands.append((v, (1, i), act("open", pid, did)))
         feat = st.feat
         t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
@@ -507,7 +511,11 @@ class GenestealerPlayer:
         # (lower bound, order, square, extra after the square's score, action); order = legal-action order
         cands: list[tuple[float, tuple[int, int, int], int, tuple[float, ...], Action]] = []
         wants: dict[int, int] = {}
+        occ = st.occ
+        closed = st.closed
         for i, (d, t, _cost) in enumerate(b.steps(s, f0, False)):
+            if t in occ or t in closed:
+                continue  # never a legal step (see _blip_step): left out rather than asked about
             lo = base(t)
             if lo + 0.01 >= limit:
                 continue
@@ -523,13 +531,19 @@ class GenestealerPlayer:
                 for e in extra:
                     v += e
                 cands.append((v, (0, i, j), t, extra, tab[k + slot]))
+        door_state = st.door_state
         for i, (did, t) in enumerate(b.doors_near(s, f0)):
-            cands.append((base(t) + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
+            if door_state[did] == "closed":  # else never legal (see _blip_step)
+                cands.append((base(t) + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
         feat = st.feat
         t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
         if t >= 0:
             lo = base(t) + 0.02
-            cands += [(lo, (2, 0, 0), t, (0.02,), act("climb", pid)), (lo, (2, 1, 0), t, (0.02,), act("jump", pid))]
+            # The rules offer a climb only up a ladder or a pit from s (to t, then) into a square it may enter,
+            # never an occupied one or a closed door: any other climb is never legal, so it is not asked about.
+            if (s in feat.ladder or s in feat.pit_up) and t not in occ and t not in closed:
+                cands.append((lo, (2, 0, 0), t, (0.02,), act("climb", pid)))
+            cands.append((lo, (2, 1, 0), t, (0.02,), act("jump", pid)))
         cands.sort(key=_cand_key)
         legal = sit.legal
         # Starting from (limit, before everything): a candidate must score strictly under the limit.

@@ -169,7 +169,7 @@ class MarinePlayer:
         de = sit.enemy_map()
         w = self.w
         radius = w.threat_radius * (0.5 + w.caution)
-        squad_threat = min(de[pc.sq] for pc in sit.marines)
+        squad_threat = min([de[pc.sq] for pc in sit.marines])
         sq = _Squad(sit, D, de, radius, 0)
         sq.hurry = self._behind_schedule(sit, sq)
         # Command points buy reactions in the Genestealer turn; spend them now only when dashing.
@@ -212,12 +212,27 @@ class MarinePlayer:
         """At most `dash_below` enemies (a blip counts 2) within the threat radius of the squad."""
         # The count only grows, so stop as soon as it passes the bar: same answer, fewer range checks.
         cap = self.w.dash_below
+        b = sit.board
+        plane = b.plane
+        xs = b.xs
+        ys = b.ys
+        r = sq.radius
+        # Board.rng (Chebyshev range on one level) over the tabulated coordinates, the Marines' read once.
+        spots = [(m.sq // plane, xs[m.sq], ys[m.sq]) for m in sit.marines]
         near = 0
         for e in sit.enemies:
-            if e.sq >= 0 and _near_squad(e.sq, sq):
-                near += 2 if e.kind == "blip" else 1
-                if near > cap:
-                    return False
+            t = e.sq
+            if t < 0:
+                continue
+            lvl = t // plane
+            x = xs[t]
+            y = ys[t]
+            for m_lvl, mx, my in spots:
+                if m_lvl == lvl and max(abs(mx - x), abs(my - y)) <= r:
+                    near += 2 if e.kind == "blip" else 1
+                    if near > cap:
+                        return False
+                    break
         return near <= cap
 
     def _psi(self, sit: Situation, de: list[int]) -> Action | None:
@@ -238,7 +253,7 @@ class MarinePlayer:
     @staticmethod
     def _psi_options(sit: Situation) -> Sequence[Action]:
         """The psychic actions on offer: only an Archivist generates them, so only his options are read."""
-        if not any(pc.rank == "archivist" for pc in sit.marines):
+        if "archivist" not in [pc.rank for pc in sit.marines]:
             return ()
         of = getattr(sit.actions, "of", None)
         if of is None:
@@ -411,7 +426,10 @@ class MarinePlayer:
         # then prefer a step that needs no turn.
         guide = order[idx - 1].sq if idx > 0 else -1
         best_key: tuple[int, int, int, int, int, int] | None = None
-        for t in sit.gt.mt.steps[s]:
+        mt = sit.gt.mt
+        ahead_of = _AHEAD[pc.facing]
+        closed = st.closed
+        for t, d in mt.step_dirs[s]:
             v = D[t]
             if v >= here or t in st.occ or t in st.flames:
                 continue
@@ -419,11 +437,10 @@ class MarinePlayer:
             # A closed door on an equally short way stays shut: opening it costs AP and opens a flank; the
             # square beside a closed side door is where a Genestealer bursts in; straight ahead keeps the file.
             nb = b.nbr[t]
-            beside = sum(1 for k in (0, 2, 4, 6) if nb[k] in st.closed)
+            beside = (nb[0] in closed) + (nb[2] in closed) + (nb[4] in closed) + (nb[6] in closed)
             # The facing only breaks the last tie: a choice that flips with the facing makes a Marine turn
             # back and forth on the spot.
-            diag = _dir_index(b, s, t) % 2
-            key = (v, 1 if t in st.closed else 0, beside, diag, near, 0 if _forward(b, s, t, pc.facing) else 1)
+            key = (v, 1 if t in closed else 0, beside, d % 2, near, ahead_of[d])
             if best_key is None or key < best_key:
                 best_key, best_t, best_v = key, t, v
         if lad is not None and D[lad] + 3 <= best_v and lad not in st.occ and ap - 2 >= reserve:
@@ -528,26 +545,6 @@ class MarinePlayer:
         return None
 
 
-def _near_squad(e: int, sq: _Squad) -> bool:
-    """The enemy on square e is within the threat radius (straight-line range) of some Marine."""
-    b = sq.sit.board
-    plane = b.plane
-    lvl = e // plane
-    r = sq.radius
-    rng = b.rng
-    for m in sq.sit.marines:
-        if m.sq // plane == lvl and rng(m.sq, e) <= r:
-            return True
-    return False
-
-
-def _forward(b: Any, s: int, t: int, facing: int) -> bool:
-    d = _dir_index(b, s, t)
-    dx, dy = DIR_VEC[d]
-    fx, fy = FACE_VEC[facing]
-    return dx * fx + dy * fy > 0
-
-
 def _dir_index(b: Any, s: int, t: int) -> int:
     w = b.W
     dx = t % w - s % w
@@ -558,6 +555,10 @@ def _dir_index(b: Any, s: int, t: int) -> int:
 
 
 _DIR_OF = {v: i for i, v in enumerate(DIR_VEC)}
+# _AHEAD[facing][d]: 0 when a step in direction d goes forward for that facing (positive dot product), else 1.
+_AHEAD = [
+    tuple(0 if DIR_VEC[d][0] * fx + DIR_VEC[d][1] * fy > 0 else 1 for d in range(8)) for fx, fy in FACE_VEC
+]
 
 
 def _toward_threat(s: int, de: list[int], sit: Situation) -> int:

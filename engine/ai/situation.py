@@ -59,6 +59,28 @@ class LegalSet:
         return a in fs
 
 
+class LazyLegal:
+    """`a in legal` for a lazy LegalActions, remembering the last action found legal.
+
+    A pick is confirmed on its way out several times (the sub-decision, the phase, then `choose`); the state
+    does not change within a decision, so the rules' answer for the same action is the same every time.
+    """
+
+    __slots__ = ("_ask", "_last")
+
+    def __init__(self, actions: LegalActions) -> None:
+        self._ask = actions.__contains__
+        self._last: object = None
+
+    def __contains__(self, a: object) -> bool:
+        if a is self._last:
+            return True
+        if self._ask(a):
+            self._last = a
+            return True
+        return False
+
+
 class Situation:
     """One decision's snapshot: legal actions indexed by actor, pieces by side, the game's tables."""
 
@@ -68,8 +90,13 @@ class Situation:
         self.state = state
         self.actions = actions
         # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself.
-        self._lazy = type(actions) is LegalActions
-        self.legal: Any = actions if self._lazy else LegalSet(actions)
+        self.legal: LazyLegal | LegalSet
+        if type(actions) is LegalActions:
+            self._lazy = True
+            self.legal = LazyLegal(actions)
+        else:
+            self._lazy = False
+            self.legal = LegalSet(actions)
         self._by_actor: dict[str, list[Action]] | None = None
         self._of: dict[str, list[Action]] | None = None
         marines: list[Any] = []
@@ -178,14 +205,21 @@ class Situation:
         """Walking cost for the nearest Genestealer or blip (lurking ones from their entry) to every square."""
         b = self.board
         entries = b.entries
-        seeds = [(pc.sq, 0) if pc.sq >= 0 else (entries[pc.entry], 1) for pc in self.enemies if pc.sq >= 0 or pc.entry]
-        if not seeds:
+        # Seeds (square, 0) for a piece on the board, (its entry's square, 1) for a lurking one, written as
+        # one int each (square, or -1 - entry square): a flat key hashes cheaply, and decodes to the seeds.
+        flat = [pc.sq if pc.sq >= 0 else -1 - entries[pc.entry] for pc in self.enemies if pc.sq >= 0 or pc.entry]
+        if not flat:
             return [INF] * b.size
         # The map is a function of the seeds alone (any order gives the same map); the pieces keep their
         # order between decisions, so the unsorted tuple finds the cached map as well.
-        key = ("E", tuple(seeds))
+        key = ("E", tuple(flat))
+        gt = self.gt
+        cached = gt.cached_map(key)
+        if cached is not None:
+            return cached
+        seeds = [(x, 0) if x >= 0 else (-1 - x, 1) for x in flat]
         # Only the squad's neighbourhood matters (threat radius, facing toward the threat).
-        return self.gt.from_seeds(key, seeds, limit=40)
+        return gt.from_seeds(key, seeds, limit=40)
 
     def sees(self, m: Any, t: int) -> bool:
         """Marine m has line of sight to square t now."""

@@ -19,8 +19,45 @@ PIT_RISK = 2
 _MAX_CACHED = 16
 
 
+Row = tuple[tuple[int, int], ...]
+
+
+class Graph:
+    """Adjacency `radj[s] = ((t, cost), ...)` split by cost for dijkstra's inner loop.
+
+    `unit[s]`: the squares at cost 1 (nearly every step); `heavy[s]`: the other (t, cost) pairs, or None.
+    """
+
+    __slots__ = ("heavy", "unit")
+
+    def __init__(self, unit: list[tuple[int, ...]], heavy: list[Row | None]) -> None:
+        self.unit = unit
+        self.heavy = heavy
+
+    @staticmethod
+    def split(row: Row) -> tuple[tuple[int, ...], Row | None]:
+        """(unit, heavy) of one row."""
+        unit = tuple([t for t, c in row if c == 1])
+        return unit, None if len(unit) == len(row) else tuple([(t, c) for t, c in row if c != 1])
+
+    @classmethod
+    def of(cls, rows: list[Row]) -> Graph:
+        """The Graph of plain rows."""
+        parts = [cls.split(r) for r in rows]
+        return cls([u for u, _ in parts], [h for _, h in parts])
+
+    def patched(self, rows: dict[int, Row]) -> Graph:
+        """A copy with the rows of `rows` replaced (only those are split)."""
+        unit = self.unit.copy()
+        heavy = self.heavy.copy()
+        split = Graph.split
+        for s, r in rows.items():
+            unit[s], heavy[s] = split(r)
+        return Graph(unit, heavy)
+
+
 def dijkstra(
-    radj: list[tuple[tuple[int, int], ...]],
+    radj: Graph | list[Row],
     seeds: Iterable[tuple[int, int]],
     size: int,
     limit: int = INF,
@@ -28,13 +65,18 @@ def dijkstra(
 ) -> list[int]:
     """Least cost from any seed (square, initial cost) to every square over `radj[t] = ((s, cost), ...)`.
 
+    `radj` is a Graph, or plain rows (split on each call).
+
     Squares farther than `limit` keep INF (a threat map only needs the neighbourhood of the squad).
     `base`, a finished map over the same graph (and limit), adds its seeds: the result is the least of
     the two, and only the squares the new seeds improve are visited.
     """
-    # Hot: ~25 maps a game. Local names and a tracked bucket count instead of len() keep the loop lean;
-    # the least costs are unique, so any exact shortest-path order gives the same map.
+    # Hot: ~25 maps a game. The least costs are unique, so any exact shortest-path order gives the same
+    # map: cost-1 edges (nearly all) are relaxed in a tight loop into the next bucket, the rest generally.
     # A finished map is a valid start: it already satisfies every edge, so only improvements propagate.
+    g = radj if isinstance(radj, Graph) else Graph.of(radj)
+    unit = g.unit
+    heavy = g.heavy
     dist = list(base) if base is not None else [INF] * size
     buckets: list[list[int]] = [[] for _ in range(64)]
     nb = 64
@@ -48,23 +90,41 @@ def dijkstra(
             buckets[c].append(s)
             if c > top:
                 top = c
-    if top > limit:
-        top = limit
+    # Every edge costs at least 1, so a square at `limit` pushes nothing: levels from `limit` on are idle.
+    if top >= limit:
+        top = limit - 1
     d = 0
     while d <= top:
-        for s in buckets[d]:
-            if dist[s] != d:
-                continue  # a stale entry: s was reached cheaper after it was queued here
-            for t, c in radj[s]:
-                nd = d + c
-                if nd < dist[t] and nd <= limit:
-                    dist[t] = nd
-                    while nd >= nb:
-                        buckets.extend([] for _ in range(64))
-                        nb += 64
-                    buckets[nd].append(t)
-                    if nd > top:
-                        top = nd
+        here = buckets[d]
+        if here:
+            n1 = d + 1
+            if n1 >= nb:
+                buckets.extend([] for _ in range(64))
+                nb += 64
+            nxt = buckets[n1]
+            for s in here:
+                if dist[s] != d:
+                    continue  # a stale entry: s was reached cheaper after it was queued here
+                for t in unit[s]:
+                    if n1 < dist[t]:
+                        dist[t] = n1
+                        nxt.append(t)
+                h = heavy[s]
+                if h is not None:
+                    for t, c in h:
+                        nd = d + c
+                        if nd < dist[t] and nd <= limit:
+                            dist[t] = nd
+                            while nd >= nb:
+                                buckets.extend([] for _ in range(64))
+                                nb += 64
+                            buckets[nd].append(t)
+                            if nd > top:
+                                top = nd
+            if nxt and n1 > top:
+                top = n1
+            if top >= limit:
+                top = limit - 1
         d += 1
     return dist
 
@@ -97,16 +157,19 @@ class MissionTables:
         self.board = b
         self.size = b.size
         self.steps = _static_steps(b)
+        # `steps` with each step's direction index (N NE E SE S SW W NW): (t, d) pairs in the same order.
+        dir_of = {v: i for i, v in enumerate(DIR_VEC)}
+        self.step_dirs: list[tuple[tuple[int, int], ...]] = [
+            tuple((t, dir_of[direction(b, s, t)]) for t in self.steps[s]) for s in range(self.size)
+        ]
         self.door_squares = frozenset(b.door_at)
         self.goal = _read_goal(game)
         doors = self.door_squares
-        self.base_fwd: list[tuple[tuple[int, int], ...]] = [
-            tuple((t, 2 if t in doors else 1) for t in self.steps[s]) for s in range(self.size)
-        ]
+        self.fwd_rows: list[Row] = [tuple((t, 2 if t in doors else 1) for t in self.steps[s]) for s in range(self.size)]
         # Steps are symmetric (same level, same diagonal rule), so entering t from each neighbour costs t's price.
-        self.base_rev: list[tuple[tuple[int, int], ...]] = [
-            tuple((s, 2 if t in doors else 1) for s in self.steps[t]) for t in range(self.size)
-        ]
+        self.rev_rows: list[Row] = [tuple((s, 2 if t in doors else 1) for s in self.steps[t]) for t in range(self.size)]
+        self.base_fwd = Graph.of(self.fwd_rows)
+        self.base_rev = Graph.of(self.rev_rows)
         self._by_feat: dict[int, tuple[Any, GameTables]] = {}
 
     def for_state(self, state: Any) -> GameTables:
@@ -139,15 +202,16 @@ class GameTables:
             return c + (PIT_RISK if marine and t in pits else 0)
 
         # Start from the mission's graph and patch only the squares this game's counters touch.
-        fwd = list(mt.base_fwd)
-        rev = list(mt.base_rev)
-        mrev = list(mt.base_rev)
+        fwd: dict[int, Row] = {}
+        rev: dict[int, Row] = {}
+        mrev: dict[int, Row] = {}
         touched = set(rubble) | set(pits)
         for t in touched:
             rev[t] = tuple((s, enter(t, False)) for s in steps[t])
             mrev[t] = tuple((s, enter(t, True)) for s in steps[t])
-            for s in steps[t]:
-                fwd[s] = tuple((u, enter(u, False)) for u in steps[s])
+        # A square's forward row depends on the square alone: rebuild each once, however many it touches.
+        for s in {s for t in touched for s in steps[t]}:
+            fwd[s] = tuple((u, enter(u, False)) for u in steps[s])
         extra_f: dict[int, list[tuple[int, int]]] = {}
         extra_r: dict[int, list[tuple[int, int]]] = {}
         extra_m: dict[int, list[tuple[int, int]]] = {}
@@ -161,12 +225,12 @@ class GameTables:
                 extra_f.setdefault(below, []).append((top, 3))
                 extra_r.setdefault(below, []).append((top, 1))
                 extra_r.setdefault(top, []).append((below, 3))
-        for src, dst in ((extra_f, fwd), (extra_r, rev), (extra_m, mrev)):
+        for src, dst, base in ((extra_f, fwd, mt.fwd_rows), (extra_r, rev, mt.rev_rows), (extra_m, mrev, mt.rev_rows)):
             for k, v in src.items():
-                dst[k] = dst[k] + tuple(v)
-        self.fwd = fwd
-        self.rev = rev
-        self.marine_rev = mrev
+                dst[k] = dst.get(k, base[k]) + tuple(v)
+        self.fwd = mt.base_fwd.patched(fwd)
+        self.rev = mt.base_rev.patched(rev)
+        self.marine_rev = mt.base_rev.patched(mrev)
         self._goal_maps: dict[Any, list[int]] = {}
         self._dyn: dict[Any, list[int]] = {}
 
@@ -181,6 +245,10 @@ class GameTables:
     def cached_goal_map(self, key: Any) -> list[int] | None:
         """The goal map already built under `key`, or None."""
         return self._goal_maps.get(key)
+
+    def cached_map(self, key: Any) -> list[int] | None:
+        """The map of to_seeds / to_seeds_over / from_seeds already built under `key`, or None."""
+        return self._dyn.get(key)
 
     def to_seeds(self, key: Any, seeds: list[tuple[int, int]]) -> list[int]:
         """Genestealer cost from every square to reach one of the seeds (cached under `key`, small LRU)."""
