@@ -84,3 +84,40 @@ def test_genestealer_maps_follow_the_marines() -> None:
         last = dm
     assert changes > 0  # the Marines did move in this game, so the memo was invalidated at least once
 
+
+
+def _heap_dijkstra(rows: list[tuple[tuple[int, int], ...]], seeds: list[tuple[int, int]], size: int,
+                   limit: int, base: list[int] | None = None) -> list[int]:
+    """The textbook heap Dijkstra: the reference the bucket version (unit edges apart) must match."""
+    import heapq
+
+    dist = list(base) if base is not None else [INF] * size
+    heap = []
+    for s, c in seeds:
+        if c < dist[s]:
+            dist[s] = c
+            heapq.heappush(heap, (c, s))
+    while heap:
+        d, s = heapq.heappop(heap)
+        if d != dist[s] or d >= limit:
+            continue
+        for t, c in rows[s]:
+            if d + c < dist[t] and d + c <= limit:
+                dist[t] = d + c
+                heapq.heappush(heap, (d + c, t))
+    return dist
+
+
+def test_bucket_dijkstra_matches_a_heap_dijkstra_with_dear_edges_and_limits() -> None:
+    game, _states = _played(5, 1)
+    mt = tables(game)
+    rng = random.Random(4)
+    rows = [tuple((t, rng.choice([1, 1, 1, 2, 3, 4])) for t in mt.steps[q]) for q in range(mt.size)]
+    floor = [q for q in range(mt.size) if mt.steps[q]]
+    for limit in (1, 2, 3, 7, 40, INF):
+        for _ in range(25):
+            seeds = [(rng.choice(floor), rng.choice([0, 0, 1, 3])) for _ in range(rng.randrange(1, 10))]
+            got = dijkstra(rows, seeds, mt.size, limit)
+            assert got == _heap_dijkstra(rows, seeds, mt.size, limit)
+            more = [(rng.choice(floor), rng.choice([0, 2])) for _ in range(3)]
+            assert dijkstra(rows, more, mt.size, limit, base=got) == _heap_dijkstra(rows, more, mt.size, limit, got)
