@@ -148,10 +148,8 @@ class GameState(PhaseRules):
         elif self.stack:
             top = self.stack[-1]
             out = self._legal_fns[top[0]](self, top)
-        elif self.phase == "marines":
-            out = self._marine_phase_actions()
         else:
-            out = self._stealer_phase_actions()
+            out = self._phase_actions()
         self._legal = out
         self._legal_key = self.version
         return out
@@ -184,16 +182,6 @@ class GameState(PhaseRules):
                 return True  # PASS, or END while a piece is active
             if args and verb not in NO_ACTOR_VERBS:  # action.actor, inlined
                 actor = args[0]
-                if verb == "move" and len(args) > 1:
-                    # The commonest question, asked again by apply: its direction's moves when already known
-                    # (_step_or_turn_is_legal; as exact as the actor's own list).
-                    quick = self._quick_memo
-                    moves = quick[1].get((actor, args[1])) if quick[0] == version else None
-                    if moves is not None:
-                        for x in moves:
-                            if x is action:
-                                return True
-                        return action in moves
                 # A piece action is listed by its actor's generator alone (every action a generator lists has
                 # that piece as its actor, psi powers aside): its own actions decide, none other would.
                 memo = self._own_memo
@@ -202,16 +190,9 @@ class GameState(PhaseRules):
                     if verb == "move" or verb == "turn":
                         return self._step_or_turn_is_legal(actor, action)
                     own = self._own_actions(actor)
-                for x in own:
-                    if x is action:
-                        return True
-                return action in own
+                return _listed(action, own)
             # No actor (psi powers, END with no active piece, ...): the whole list decides.
-        legal = self._legal_list()
-        for x in legal:
-            if x is action:
-                return True
-        return action in legal
+        return _listed(action, self._legal_list())
 
     def _step_or_turn_is_legal(self, actor: str, action: Action) -> bool:
         """Action phase, a move or turn whose actor's actions are not listed yet: that one step or facing is
@@ -228,10 +209,7 @@ class GameState(PhaseRules):
             moves = memo[1].get(key)
             if moves is None:
                 moves = memo[1][key] = self._moves_toward_named(actor, args[1])
-            for x in moves:
-                if x is action:
-                    return True
-            return action in moves
+            return _listed(action, moves)
         known = memo[2].get(action)
         if known is None:
             pc = self.p.get(actor)
@@ -270,14 +248,7 @@ class GameState(PhaseRules):
         pc = self.p.get(pid)
         if pc is not None:
             self._open_memo()
-            if self.phase == "marines":
-                if pc.kind == "marine" and pc.sq >= 0:
-                    self._marine_actions(pc, self._budget(pc, False), out, in_turn=True)
-            elif pc.kind != "marine" and pc.st != 2:
-                if pc.kind == "stealer":
-                    self._stealer_actions(pc, out)
-                else:
-                    self._blip_actions(pc, out)
+            self._piece_actions(pc, out)
         memo[1][pid] = out
         return out
 
@@ -322,6 +293,15 @@ class GameState(PhaseRules):
                 continue
             stack.pop()
             run_fns[name](self, top)
+
+
+def _listed(a: Action, actions: list[Action]) -> bool:
+    """`a in actions`, trying identity first: actions are interned, so a legal one is nearly always the very
+    object listed, and `in` would call Action.__eq__ on every element before it."""
+    for x in actions:
+        if x is a:
+            return True
+    return a in actions
 
 
 _AUTO = None

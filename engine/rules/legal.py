@@ -15,27 +15,25 @@ _ONE_DIR = tuple((d,) for d in range(8))
 class LegalRules(BlipRules):
     """Legal actions of the Marine and Genestealer action phases, piece by piece."""
 
-    def _marine_phase_actions(self) -> list[Action]:
+    def _phase_actions(self) -> list[Action]:
+        """The legal actions of the current action phase: pass, end, then every piece's own actions."""
         out: list[Action] = [PASS]
         if self.active is not None:
             out.append(END)
         for pc in self.p.values():
-            if pc.kind == "marine" and pc.sq >= 0:
-                self._marine_actions(pc, self._budget(pc, False), out, in_turn=True)
+            self._piece_actions(pc, out)
         return out
 
-    def _stealer_phase_actions(self) -> list[Action]:
-        out: list[Action] = [PASS]
-        if self.active is not None:
-            out.append(END)
-        for pc in self.p.values():
-            if pc.kind == "marine" or pc.st == 2:
-                continue
+    def _piece_actions(self, pc: Piece, out: list[Action]) -> None:
+        """Piece pc's own actions in the current action phase (none if it does not act in this phase)."""
+        if self.phase == "marines":
+            if pc.kind == "marine" and pc.sq >= 0:
+                self._marine_actions(pc, self._budget(pc, False), out, in_turn=True)
+        elif pc.kind != "marine" and pc.st != 2:
             if pc.kind == "stealer":
                 self._stealer_actions(pc, out)
             else:
                 self._blip_actions(pc, out)
-        return out
 
     def _marine_actions(self, pc: Piece, budget: int, out: list[Action], in_turn: bool) -> None:
         pid = pc.id
@@ -63,13 +61,9 @@ class LegalRules(BlipRules):
         for f in range(4):
             if f != f0 and (1 if (f - f0) % 4 != 2 else 2) <= budget:
                 out.append(turns[f])
-        if gun and not pc.jam and (0 if pc.free else 1) <= budget and (ranged == "storm_bolter" or pc.ammo > 0):
-            for tid in self._shoot_targets(pc, None):
-                out.append(act("shoot", pid, tid))
+        self._marine_shots(pc, budget, out)
         if ranged == "heavy_flamer":
-            if budget >= 2 and pc.ammo > 0:
-                for t in self._flame_targets(pc):
-                    out.append(act("flame", pid, b.name(t)))
+            self._marine_flames(pc, budget, out)
             if self.game.ruleset == "classic" and budget >= 4 and pc.ammo < int(
                 self.game.options["flamer_shots"]  # type: ignore[call-overload]
             ):
@@ -124,14 +118,12 @@ class LegalRules(BlipRules):
         if budget <= 0:
             return
         b = self.game.board
-        feat = self.feat
         if pc.sq < 0:
             t = b.entries[pc.entry]
             if not pc.lock and self._can_enter(pc, t):
                 out.append(act("enter", pid))
             return
         s = pc.sq
-        nb = b.nbr[s]
         f0 = pc.facing
         self._stealer_steps(pc, out, b.steps(s, f0, False))
         if self.game.fire_module and s in self.flames:
@@ -140,20 +132,44 @@ class LegalRules(BlipRules):
         for f in range(4):
             if f != f0:
                 out.append(turns[f])
-        t = nb[f0 * 2]
+        self._stealer_blows(pc, out)
+        self._door_actions(pc, budget, out)
+        self._hole_moves(pc, budget, out)
+
+    # -- the parts quick_legal.py also lists on their own (past their generator's early returns) -------------
+    def _marine_shots(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        ranged = pc.ranged
+        if (ranged == "storm_bolter" or ranged == "assault_cannon") and not pc.jam and (
+            (0 if pc.free else 1) <= budget and (ranged == "storm_bolter" or pc.ammo > 0)
+        ):
+            pid = pc.id
+            for tid in self._shoot_targets(pc, None):
+                out.append(act("shoot", pid, tid))
+
+    def _marine_flames(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        if pc.ranged == "heavy_flamer" and budget >= 2 and pc.ammo > 0:
+            pid = pc.id
+            name = self.game.board.name
+            for t in self._flame_targets(pc):
+                out.append(act("flame", pid, name(t)))
+
+    def _stealer_blows(self, pc: Piece, out: list[Action]) -> None:
+        """Assaults of a Genestealer on the board: the Marine or door in front, Marines through a hole."""
+        pid = pc.id
+        b = self.game.board
+        occ, p = self.occ, self.p
+        t = b.nbr[pc.sq][pc.facing * 2]
         if t >= 0:
-            tid = self.occ.get(t)
-            if tid is not None and self.p[tid].kind == "marine":
+            tid = occ.get(t)
+            if tid is not None and p[tid].kind == "marine":
                 out.append(act("assault", pid, tid))
             did = self.closed.get(t)
             if did is not None and b.door_kind[did] == "door":
                 out.append(act("assault", pid, did))
-        for other in feat.through(s):
-            tid = self.occ.get(other)
-            if tid is not None and self.p[tid].kind == "marine":
+        for other in self.feat.through(pc.sq):
+            tid = occ.get(other)
+            if tid is not None and p[tid].kind == "marine":
                 out.append(act("assault", pid, tid))
-        self._door_actions(pc, budget, out)
-        self._hole_moves(pc, budget, out)
 
     def _blip_actions(self, pc: Piece, out: list[Action]) -> None:
         pid = pc.id

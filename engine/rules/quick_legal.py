@@ -2,16 +2,17 @@
 
 A player deciding for a piece asks about a turn, or wants only the shots, and listing every move, turn,
 shot and door of the piece to answer costs several times more (single steps are checked by
-`LegalRules._moves_toward`). Each function repeats, for its kind, the conditions of the generators in
-engine/rules/legal.py (`_marine_actions`, `_stealer_actions`); tests/engine/test_rules_lazy_legal.py holds
-them to the same answers as the full list.
+`LegalRules._moves_toward`). Each function repeats, for its kind, the early returns of the generators in
+engine/rules/legal.py (`_marine_actions`, `_stealer_actions`), then calls the part it shares with them
+(`_marine_shots`, `_marine_flames`, `_stealer_blows`); tests/engine/test_rules_lazy_legal.py holds them to
+the same answers as the full list.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.rules.actions import Action, act
+from engine.rules.actions import Action
 from engine.rules.board import FACE_INDEX
 from engine.rules.pieces import Piece
 
@@ -50,15 +51,11 @@ def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list
     budget = state._budget(pc, False)
     if budget < 1:
         return None  # a quarter turn costs 1: with it, the Marine always has a legal action
+    # Past every early return of _marine_actions, so its own shot and flamer parts list exactly these.
     shots: list[Action] = []
-    ranged = pc.ranged
-    if ranged in ("storm_bolter", "assault_cannon") and not pc.jam and (ranged == "storm_bolter" or pc.ammo > 0):
-        pid = pc.id
-        shots = [act("shoot", pid, tid) for tid in state._shoot_targets(pc, None)]
+    state._marine_shots(pc, budget, shots)
     flames: list[Action] = []
-    if budget >= 2 and ranged == "heavy_flamer" and pc.ammo > 0:
-        name = state.game.board.name
-        flames = [act("flame", pc.id, name(t)) for t in state._flame_targets(pc)]
+    state._marine_flames(pc, budget, flames)
     return shots, flames
 
 
@@ -73,20 +70,7 @@ def stealer_assaults(state: GameState, pc: Piece) -> list[Action] | None:
         return None
     if state.game.fire_module and s in state.flames:
         return None
+    # Past every early return of _stealer_actions, so its own part lists exactly these.
     out: list[Action] = []
-    pid = pc.id
-    occ, p = state.occ, state.p
-    b = state.game.board
-    t = b.nbr[s][pc.facing * 2]
-    if t >= 0:
-        tid = occ.get(t)
-        if tid is not None and p[tid].kind == "marine":
-            out.append(act("assault", pid, tid))
-        did = state.closed.get(t)
-        if did is not None and b.door_kind[did] == "door":
-            out.append(act("assault", pid, did))
-    for other in state.feat.through(s):
-        tid = occ.get(other)
-        if tid is not None and p[tid].kind == "marine":
-            out.append(act("assault", pid, tid))
+    state._stealer_blows(pc, out)
     return out
