@@ -35,6 +35,7 @@ Grammar (tokens separated by single spaces; ids are mission ids, SQ is ``level:x
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 DIRS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 FACES = ("N", "E", "S", "W")
@@ -132,6 +133,27 @@ PASS = Action("pass")
 END = Action("end")
 
 _CACHE: dict[tuple[str, ...], Action] = {}
+_CACHE_LIMIT = 200_000
+
+# The slots' own setters: an interned action is made once, but a batch makes tens of thousands of them (each
+# piece id's move table holds 48), and the frozen dataclass's __init__ goes through object.__setattr__ and
+# __post_init__ for each field.
+_NEW = object.__new__
+_SET_VERB: Any = Action.__dict__["verb"].__set__
+_SET_ARGS: Any = Action.__dict__["args"].__set__
+_SET_HASH: Any = Action.__dict__["_hash"].__set__
+_SET_TEXT: Any = Action.__dict__["_text"].__set__
+
+
+def _made(key: tuple[str, ...]) -> Action:
+    """Action(key[0], key[1:]): the same four slot values (__post_init__'s hash and text), set directly."""
+    a: Action = _NEW(Action)
+    verb, args = key[0], key[1:]
+    _SET_VERB(a, verb)
+    _SET_ARGS(a, args)
+    _SET_HASH(a, hash((verb, args)))
+    _SET_TEXT(a, " ".join(key))
+    return a
 
 
 def act(verb: str, *args: str) -> Action:
@@ -139,10 +161,30 @@ def act(verb: str, *args: str) -> Action:
     key = (verb, *args)
     a = _CACHE.get(key)
     if a is None:
-        if len(_CACHE) > 200_000:
+        if len(_CACHE) > _CACHE_LIMIT:
             _CACHE.clear()
-        a = _CACHE[key] = Action(verb, args)
+        a = _CACHE[key] = _made(key)
     return a
+
+
+_MOVE_EXTRAS = ((), ("N",), ("E",), ("S",), ("W",), ("jump",))
+
+
+def move_actions(pid: str) -> list[Action]:
+    """The interned moves of piece `pid`, index dir * 6 + (0 plain, 1-4 new facing N E S W, 5 jump): what
+    act("move", pid, DIR[, FACE | "jump"]) gives, in that order (Game.move_table)."""
+    if len(_CACHE) > _CACHE_LIMIT:
+        _CACHE.clear()
+    cache = _CACHE
+    out: list[Action] = []
+    for dn in DIRS:
+        for extra in _MOVE_EXTRAS:
+            key = ("move", pid, dn, *extra)
+            a = cache.get(key)
+            if a is None:
+                a = cache[key] = _made(key)
+            out.append(a)
+    return out
 
 
 def parse_action(text: str) -> Action:

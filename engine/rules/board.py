@@ -141,14 +141,40 @@ class Board:
         key = s * 4 + facing
         out = self._views.get(key)
         if out is None:
-            out = {}
-            base = s - s % self.plane
-            for t in range(base, base + self.plane):
-                if self.floor[t] and self.in_arc(s, facing, t):
-                    line = self.line(s, t)
-                    if line is not None:
-                        out[t] = line
-            self._views[key] = out
+            out = self._views[key] = self._arc_view(s, facing)
+        return out
+
+    def _arc_view(self, s: int, facing: int) -> dict[int, Line]:
+        """static_view's table: the floor squares t with in_arc(s, facing, t) and a line, in square order. Each
+        row of the arc is one run of columns, so only the arc is visited (not the whole level)."""
+        w = self.W
+        base = s - s % self.plane
+        sy, sx = divmod(s - base, w)
+        floor = self.floor
+        line = self.line
+        out: dict[int, Line] = {}
+        for y in range(self.H):
+            dy = y - sy
+            ady = dy if dy >= 0 else -dy
+            # in_arc's test for each facing, as a column range of row y
+            if facing == 0:
+                if dy >= 0:
+                    break
+                lo, hi = sx - ady, sx + ady
+            elif facing == 2:
+                if dy <= 0:
+                    continue
+                lo, hi = sx - ady, sx + ady
+            elif facing == 1:
+                lo, hi = sx + (ady or 1), w - 1
+            else:
+                lo, hi = 0, sx - (ady or 1)
+            row = base + y * w
+            for t in range(row + max(lo, 0), row + min(hi, w - 1) + 1):
+                if floor[t]:
+                    ln = line(s, t)
+                    if ln is not None:
+                        out[t] = ln
         return out
 
     def steps(self, s: int, facing: int, marine: bool) -> tuple[tuple[int, int, int], ...]:

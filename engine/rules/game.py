@@ -14,8 +14,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.mission.model import Mission
-from engine.rules.actions import NO_ACTOR_VERBS, Action, act, parse_action
-from engine.rules.board import DIR_INDEX, DIR_NAMES, FACE_NAMES, Board
+from engine.rules.actions import NO_ACTOR_VERBS, Action, act, move_actions, parse_action
+from engine.rules.board import DIR_INDEX, FACE_NAMES, Board
 from engine.rules.dice import Dice
 from engine.rules.features import Features, draw_features
 from engine.rules.lazy_legal import LegalActions
@@ -65,12 +65,7 @@ class Game:
         """Interned move actions of one piece: index dir * 6 + (0 plain, 1-4 new facing N E S W, 5 jump)."""
         tab = self._moves.get(pid)
         if tab is None:
-            tab = []
-            for dn in DIR_NAMES:
-                tab.append(act("move", pid, dn))
-                tab.extend(act("move", pid, dn, f) for f in FACE_NAMES)
-                tab.append(act("move", pid, dn, "jump"))
-            self._moves[pid] = tab
+            tab = self._moves[pid] = move_actions(pid)
         return tab
 
     def order_table(self, pid: str) -> dict[str, Action]:
@@ -118,6 +113,7 @@ class GameState(PhaseRules):
                 d[k] = v
         s._end_memo()  # a memo scope belongs to one state object
         s._quick_memo = (-1, {}, {})
+        s._ok_a, s._ok_v = None, -1
         return s
 
     def current_player(self) -> Player | None:
@@ -186,11 +182,18 @@ class GameState(PhaseRules):
                 # that piece as its actor, psi powers aside): its own actions decide, none other would.
                 memo = self._own_memo
                 own = memo[1].get(actor) if memo[0] == version else None
-                if own is None:
-                    if verb == "move" or verb == "turn":
-                        return self._step_or_turn_is_legal(actor, action)
-                    own = self._own_actions(actor)
-                return _listed(action, own)
+                if own is not None:
+                    ok = _listed(action, own)
+                elif verb == "move" or verb == "turn":
+                    ok = self._step_or_turn_is_legal(actor, action)
+                else:
+                    ok = _listed(action, self._own_actions(actor))
+                if ok:
+                    # A player asks about the action it then applies: apply takes this answer (one slot, this
+                    # version only) instead of asking again.
+                    self._ok_a = action
+                    self._ok_v = version
+                return ok
             # No actor (psi powers, END with no active piece, ...): the whole list decides.
         return _listed(action, self._legal_list())
 
@@ -255,7 +258,7 @@ class GameState(PhaseRules):
     def apply(self, action: Action | str) -> None:
         """Apply one legal action (or its text); raises IllegalActionError otherwise."""
         a = parse_action(action) if isinstance(action, str) else action
-        if not self.is_legal(a):
+        if (self._ok_a is not a or self._ok_v != self.version) and not self.is_legal(a):
             raise IllegalActionError(f"illegal action {a.text()!r} for {self.current_player()} (turn {self.turn})")
         stack = self.stack
         # current_player(), inlined: a legal action means the game is not over.
@@ -306,7 +309,7 @@ def _listed(a: Action, actions: list[Action]) -> bool:
 
 _AUTO = None
 # Attributes copy() does not take over: the copy has its own dice, and starts with no memo scope open.
-_NOT_COPIED = frozenset({"game", "dice", "_memo_v", "_seen_memo", "_sight_memo", "_quick_memo"})
+_NOT_COPIED = frozenset({"game", "dice", "_memo_v", "_seen_memo", "_sight_memo", "_quick_memo", "_ok_a", "_ok_v"})
 # Decisions that always offer at least one action (skip computing their options just to check).
 _NEVER_EMPTY = frozenset({"react", "ow", "owdoor", "cmd", "alpha", "parry", "guardroll", "psipoints"})
 

@@ -113,6 +113,10 @@ class StateCore:
         # Single steps and turns asked about (game.py): per version, (actor, direction) -> that direction's moves
         # and turn action -> legal.
         self._quick_memo: tuple[int, dict[tuple[str, str], list[Action]], dict[Action, bool]] = (-1, {}, {})
+        # The last action is_legal found legal in an action phase, and at which version (game.py: apply skips
+        # asking again).
+        self._ok_a: Action | None = None
+        self._ok_v = -1
         # Memo scope (sight.py): the memos below are valid while _memo_v == version.
         self._memo_v = -1
         self._seen_memo: dict[int, bool] = {}
