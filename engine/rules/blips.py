@@ -8,6 +8,7 @@ from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES
 from engine.rules.pieces import Piece
 from engine.rules.psychic import PsychicRules
+from engine.rules.sight import Eye
 from engine.rules.state_core import BLIP_AP, STEALER_AP, G, M
 
 _CONV: tuple[Any, ...] = ("conv",)  # frames are immutable: one shared tuple will do
@@ -72,23 +73,59 @@ class BlipRules(PsychicRules):
 
     def _run_conv(self, frame: tuple[Any, ...]) -> None:
         # The first blip on the board (in p's order) that some Marine sees.
-        sight = self._marine_sight()
-        occ, p = self.occ, self.p
-        eyes = sight.eyes
+        p = self.p
         seen = self._seen_by_marine_now
-        cand = sight.cand
-        if cand is not None:
-            # Only squares in some Marine's view can be seen, and every piece on the board stands on its square
-            # in occ: the occupied squares of the view (a C-level intersection) hold every candidate, and after
-            # most actions none of them is a blip seen.
-            for t in cand.intersection(occ):
+        sight = self._sight_cache
+        if (
+            sight is not None and sight.cand is not None and self._sight_rev == self._pose_rev
+            and sight.feat is self.feat
+        ):
+            # The Marines have not moved since their sight was worked out, squares in view included (the
+            # Genestealer turn): only squares in some Marine's view can be seen, and every piece on the board
+            # stands on its square in occ, so the occupied squares of the view (a C-level intersection) hold every
+            # candidate; after most actions none of them is a blip seen.
+            occ = self.occ
+            eyes = sight.eyes
+            for t in sight.cand.intersection(occ):
                 if p[occ[t]].kind == "blip" and seen(t, eyes):
                     break
             else:
                 return
-        # (Without the view's squares at hand, every blip is asked: _seen_by_marine_now needs no filter.)
-        for pc in p.values():
-            if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
+            for pc in p.values():
+                if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
+                    self.stack.append(_CONV)
+                    self._convert(pc, voluntary=False)
+                    return
+            return
+        # Otherwise (the Marine turn: poses change with nearly every action) each Marine's eye is read off the
+        # Board's and Features' tables directly, as _marine_sight would make it, but only the Marines whose view or
+        # hole targets hold a blip's square are kept: _seen_by_marine_now(t) is false unless t is in one of those of
+        # some seeing Marine, so these Marines decide it alone. After most actions there are none.
+        blips = [pc for pc in p.values() if pc.kind == "blip" and pc.sq >= 0]
+        if not blips:
+            return
+        squares = {pc.sq for pc in blips}
+        g = self.game
+        b = g.board
+        look = b.wide_view if g.wide_sight else b.static_view
+        hole_targets = self.feat.hole_targets
+        ladders_4e = not g.pf_ladders
+        plane = b.plane
+        eyes_l: list[Eye] = []
+        for mid in g.marine_ids:  # the Marines in p (only ever the mission's squad), as _marine_sight
+            m = p.get(mid)
+            if m is None or m.kind != "marine" or m.prone or m.sq < 0:
+                continue  # not on the board, or prone: sees nothing
+            ms = m.sq
+            view = look(ms, m.facing)
+            through = hole_targets(ms, ladders_4e)
+            if not view.keys().isdisjoint(squares) or not through.isdisjoint(squares):
+                eyes_l.append((mid, ms // plane, view, through))
+        if not eyes_l:
+            return
+        eyes = tuple(eyes_l)
+        for pc in blips:
+            if seen(pc.sq, eyes):
                 self.stack.append(_CONV)
                 self._convert(pc, voluntary=False)
                 return

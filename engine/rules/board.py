@@ -67,6 +67,7 @@ class Board:
         self.exit_at = {self.sq_of(e.level, e.x, e.y): e.id for e in mission.exits}
         self.deploy = {self.sq_of(m.level, m.x, m.y) for m in mission.marines.squad}
         self._lines: dict[int, Line] = {}
+        self._patterns: dict[tuple[int, int], tuple[int | tuple[int, int], ...]] = {}
         self._views: dict[int, dict[int, Line]] = {}
         self._wide: dict[int, dict[int, Line]] = {}
         self._door_near: dict[int, tuple[tuple[str, int], ...]] = {}
@@ -151,7 +152,7 @@ class Board:
         base = s - s % self.plane
         sy, sx = divmod(s - base, w)
         floor = self.floor
-        line = self.line
+        lines, compute, key0 = self._lines, self._compute_line, s * self.size
         out: dict[int, Line] = {}
         for y in range(self.H):
             dy = y - sy
@@ -172,9 +173,11 @@ class Board:
             row = base + y * w
             for t in range(row + max(lo, 0), row + min(hi, w - 1) + 1):
                 if floor[t]:
-                    ln = line(s, t)
+                    ln = lines.get(key0 + t, _UNSET)  # line(s, t), inlined
+                    if ln is _UNSET:
+                        ln = lines[key0 + t] = compute(s, t)
                     if ln is not None:
-                        out[t] = ln
+                        out[t] = ln  # type: ignore[assignment]
         return out
 
     def steps(self, s: int, facing: int, marine: bool) -> tuple[tuple[int, int, int], ...]:
@@ -234,36 +237,32 @@ class Board:
     # -- lines of sight -------------------------------------------------------------------------------
     def line(self, a: int, b: int) -> Line:
         key = a * self.size + b
-        try:
-            return self._lines[key]
-        except KeyError:
-            pass
-        out = self._compute_line(a, b)
-        self._lines[key] = out
-        return out
+        out = self._lines.get(key, _UNSET)
+        if out is _UNSET:
+            out = self._lines[key] = self._compute_line(a, b)
+        return out  # type: ignore[return-value]
 
     def _compute_line(self, a: int, b: int) -> Line:
         if a // self.plane != b // self.plane:
             return None
         w = self.W
         ax, ay = a % w, (a % self.plane) // w
-        bx, by = b % w, (b % self.plane) // w
-        dx, dy = bx - ax, by - ay
-        nx, ny = abs(dx), abs(dy)
-        sx = 1 if dx > 0 else -1
-        sy = 1 if dy > 0 else -1
-        x, y = ax, ay
-        ix = iy = 0
-        base = a - (a % self.plane)
-        checks: list[int | tuple[int, int]] = []
+        pattern = self._patterns.get((b % w - ax, (b % self.plane) // w - ay))
+        if pattern is None:
+            pattern = self._patterns[(b % w - ax, (b % self.plane) // w - ay)] = _line_pattern(
+                b % w - ax, (b % self.plane) // w - ay, w
+            )
+        # The pattern's squares are offsets from a; which of them are walls decides the line (as _line_checks).
         floor = self.floor
-        while ix < nx or iy < ny:
-            lhs = (1 + 2 * ix) * ny
-            rhs = (1 + 2 * iy) * nx
-            if lhs == rhs:
-                # Exactly through a corner: the two squares beside it form a pair, then step diagonally.
-                p = base + y * w + (x + sx)
-                q = base + (y + sy) * w + x
+        checks: list[int | tuple[int, int]] = []
+        for step in pattern:
+            if type(step) is int:
+                c = a + step
+                if not floor[c]:
+                    return None
+                checks.append(c)
+            else:
+                p, q = a + step[0], a + step[1]  # type: ignore[index]
                 pw, qw = not floor[p], not floor[q]
                 if pw and qw:
                     return None
@@ -273,20 +272,40 @@ class Board:
                     checks.append(p)
                 else:
                     checks.append((p, q))
-                x += sx
-                y += sy
-                ix += 1
-                iy += 1
-            elif lhs < rhs:
-                x += sx
-                ix += 1
-            else:
-                y += sy
-                iy += 1
-            c = base + y * w + x
-            if c == b:
-                break
-            if not floor[c]:
-                return None
-            checks.append(c)
         return tuple(checks)
+
+
+_UNSET: object = object()
+
+
+def _line_pattern(dx: int, dy: int, w: int) -> tuple[int | tuple[int, int], ...]:
+    """The squares a line from a square to one dx columns and dy rows away passes through, as offsets from its
+    start on a board w squares wide, in order: an int is a square, a pair the two squares beside a corner the line
+    passes exactly through (the end square itself is left out). The same for every start square, so worked out once
+    per (dx, dy); the walls are checked per line (Board._compute_line)."""
+    nx, ny = abs(dx), abs(dy)
+    sx = 1 if dx > 0 else -1
+    sy = 1 if dy > 0 else -1
+    x = y = 0
+    ix = iy = 0
+    out: list[int | tuple[int, int]] = []
+    while ix < nx or iy < ny:
+        lhs = (1 + 2 * ix) * ny
+        rhs = (1 + 2 * iy) * nx
+        if lhs == rhs:
+            # Exactly through a corner: the two squares beside it form a pair, then step diagonally.
+            out.append((y * w + x + sx, (y + sy) * w + x))
+            x += sx
+            y += sy
+            ix += 1
+            iy += 1
+        elif lhs < rhs:
+            x += sx
+            ix += 1
+        else:
+            y += sy
+            iy += 1
+        if x == dx and y == dy:
+            break
+        out.append(y * w + x)
+    return tuple(out)
