@@ -186,6 +186,8 @@ class GameState(PhaseRules):
                     ok = _listed(action, own)
                 elif verb == "move" or verb == "turn":
                     ok = self._step_or_turn_is_legal(actor, action)
+                elif verb == "enter" or verb == "reveal":
+                    ok = self._enter_or_reveal_is_legal(actor, action)
                 else:
                     ok = _listed(action, self._own_actions(actor))
                 if ok:
@@ -200,9 +202,10 @@ class GameState(PhaseRules):
     def _step_or_turn_is_legal(self, actor: str, action: Action) -> bool:
         """Action phase, a move or turn whose actor's actions are not listed yet: that one step or facing is
         checked, and the answer kept for this version (a player asks, then apply asks again)."""
+        version = self.version
         memo = self._quick_memo
-        if memo[0] != self.version:
-            memo = self._quick_memo = (self.version, {}, {})
+        if memo[0] != version:
+            memo = self._quick_memo = (version, {}, {})
         args = action.args
         if action.verb == "move":
             if len(args) < 2:
@@ -211,7 +214,18 @@ class GameState(PhaseRules):
             key = (actor, args[1])
             moves = memo[1].get(key)
             if moves is None:
-                moves = memo[1][key] = self._moves_toward_named(actor, args[1])
+                # The moves of `actor` toward that direction that legal_actions() lists. Exact: moves come from
+                # their actor's step loop only (never from another piece's, nor PASS / END), and that loop run for
+                # one direction lists that direction's moves (LegalRules._moves_toward).
+                pc = self.p.get(actor)
+                d = DIR_INDEX.get(args[1])
+                if pc is None or d is None:
+                    moves = []
+                else:
+                    if self._memo_v != version:  # _open_memo(), inlined
+                        self._begin_memo()
+                    moves = self._moves_toward(pc, d)
+                memo[1][key] = moves
             return _listed(action, moves)
         known = memo[2].get(action)
         if known is None:
@@ -220,17 +234,19 @@ class GameState(PhaseRules):
             known = memo[2][action] = quick if quick is not None else action in self._own_actions(actor)
         return known
 
-    def _moves_toward_named(self, actor: str, dname: str) -> list[Action]:
-        """Action phase: the moves of piece `actor` toward direction `dname` that legal_actions() lists. Exact:
-        moves come from their actor's step loop only (never from another piece's, nor PASS / END), and that
-        loop run for one direction lists that direction's moves (LegalRules._moves_toward)."""
+    def _enter_or_reveal_is_legal(self, actor: str, action: Action) -> bool:
+        """Action phase, `enter ID` or `reveal ID` whose actor's actions are not listed yet: the conditions under
+        which its generator lists it (LegalRules._piece_actions, then _blip_actions or _stealer_actions), without
+        the piece's steps and doors (tests/engine/test_rules_lazy_legal.py holds them to the full list)."""
         pc = self.p.get(actor)
-        d = DIR_INDEX.get(dname)
-        if pc is None or d is None:
-            return []
-        if self._memo_v != self.version:  # _open_memo(), inlined
-            self._begin_memo()
-        return self._moves_toward(pc, d)
+        if pc is None or len(action.args) != 1 or self.phase == "marines" or pc.kind == "marine" or pc.st == 2:
+            return False  # only Genestealers and blips list these, outside the Marine phase, until done
+        if action.verb == "reveal":
+            return pc.kind == "blip" and not pc.acted  # listed first, whatever the AP
+        if pc.ap <= 0 or pc.sq >= 0 or pc.lock:
+            return False
+        self._open_memo()
+        return self._can_enter(pc, self.game.board.entries[pc.entry])
 
     def _legal_list(self) -> list[Action]:
         """The current legal actions (shared, not copied: callers must not change it)."""

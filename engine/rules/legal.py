@@ -252,20 +252,29 @@ class LegalRules(BlipRules):
     def _blip_steps(self, pc: Piece, out: list[Action], dirs: Iterable[int]) -> None:
         s = pc.sq
         budget = pc.ap
-        nb = self.game.board.nbr[s]
-        tab = self.game.move_table(pc.id)
+        game = self.game
+        nb = game.board.nbr[s]
+        tab = game._moves.get(pc.id) or game.move_table(pc.id)
         feat = self.feat
         rubble, pits = feat.rubble, feat.pit_down
-        # _can_enter for a blip, inlined: this loop is the hottest of the Genestealer turn.
+        # _can_enter for a blip, inlined: this loop is the hottest of the Genestealer turn (a player's question
+        # about one step runs it for one direction, so what is set up here counts as much as the loop).
         occ, closed, bar, flames, obj = self.occ, self.closed, self.barriers, self.flames, self.obj_at
-        flames_ok = s in flames and not self.game.fire_module and not self.game.markers
-        sight = self._sight_memo if self._memo_v == self.version else None  # _sight(), inlined
+        flames_ok = s in flames and not game.fire_module and not game.markers
+        version = self.version
+        scoped = self._memo_v == version
+        sight = self._sight_memo if scoped else None  # _sight(), inlined
         if sight is None:
             sight = self._sight()
         cand = sight.cand  # squares in some Marine's view: no need to ask about the others
         if cand is None:
             cand = sight.candidates()
-        near = sight.near(self.game.board.nbr)
+        near = sight._near
+        if near is None:
+            near = sight.near(game.board.nbr)
+        # _seen_by_marine(t) for t in cand, inlined: in a memo scope its answer is kept per square (sight.py).
+        seen_memo = self._seen_memo if scoped else None
+        seen_now = self._seen_by_marine_now
         seen = self._seen_by_marine
         for d in dirs:
             t = nb[d]
@@ -278,8 +287,16 @@ class LegalRules(BlipRules):
                 o1, o2 = nb[d - 1], nb[(d + 1) & 7]
                 if (o1 < 0 or o1 in occ or o1 in closed) and (o2 < 0 or o2 in occ or o2 in closed):
                     continue
-            if t in cand and seen(t):
-                continue
+            if t in cand:
+                if seen_memo is None:
+                    if seen(t):
+                        continue
+                else:
+                    r = seen_memo.get(t)
+                    if r is None:
+                        r = seen_memo[t] = seen_now(t, sight.eyes)
+                    if r:
+                        continue
             out.append(tab[d * 6])
             below = pits.get(t, -1)
             if below >= 0 and self._can_enter(pc, below):

@@ -70,6 +70,36 @@ def test_per_piece_answers_match_the_full_list(sample: str) -> None:
     assert checked_pieces > 1000 and checked_probes > 10000 and checked_fire > 100 and checked_assaults > 100
 
 
+@pytest.mark.parametrize("sample", ["pitfall", "recover_the_relic", "the_long_drop", "tutorial"])
+def test_one_action_shortcuts_on_fresh_states_match_the_full_list(sample: str) -> None:
+    """A move, turn, enter or reveal asked before anything else about its piece takes a shortcut of its own
+    (not the piece's listed actions): each is asked on a fresh copy, where no other answer is memoised yet."""
+    game = Game(load_mission(str(sample_mission(sample))))
+    compared = listed = 0
+    for seed in range(3):
+        state = game.new_state(seed)
+        rng = random.Random(seed)
+        for _ in range(200):
+            if state.is_terminal():
+                break
+            asked: list[tuple[GameState, list[Action]]] = []
+            if not state.stack:
+                for pid in state.p:  # copies made before the full list: they answer without it
+                    for probes in ([act("enter", pid), act("reveal", pid)],
+                                   [act("move", pid, d, *x) for d in DIRS for x in ((), ("jump",), ("N",), ("W",))],
+                                   [act("turn", pid, f) for f in FACES]):
+                        asked.append((state.copy(), probes))
+            full = state.legal_actions()
+            ref = set(full)
+            for fresh, probes in asked:
+                for a in probes:
+                    assert fresh.is_legal(a) == (a in ref), (sample, seed, a.text())
+                    compared += 1
+                    listed += a in ref
+            state.apply(rng.choice(full))
+    assert compared > 5000 and listed > 100
+
+
 def test_apply_refuses_what_the_actor_may_not_do() -> None:
     game = Game(load_mission(str(sample_mission("pitfall"))))
     state = game.new_state(1)
