@@ -74,6 +74,8 @@ class Board:
         self._steps: dict[int, tuple[tuple[int, int, int], ...]] = {}
         self._steps_dir: dict[int, tuple[tuple[tuple[int, int, int], ...], ...]] = {}
         self.below_memo: dict[int, int] = {}  # square -> the square directly below it (-1: none); features.py
+        # Pitfall random set-up: the squares each zone section offers before this game's counters (features.py)
+        self.setup_candidates: dict[tuple[int, str], tuple[tuple[int, int, tuple[int, ...]], ...]] | None = None
 
     # -- squares ------------------------------------------------------------------------------------
     def sq(self, li: int, x: int, y: int) -> int:

@@ -208,6 +208,26 @@ def draw_features(game: Game, rng: random.Random | None) -> Features:
     return f
 
 
+def _setup_candidates(game: Game) -> dict[tuple[int, str], tuple[tuple[int, int, tuple[int, ...]], ...]]:
+    """Per zone section (level index, code): (square, square below or -1, its orthogonal neighbours) of each
+    square no door, deployment square, entry, exit, chute or objective takes, in section order. The same for
+    every game on the mission, so worked out once per Board (_random_setup filters them per game)."""
+    b = game.board
+    cached = b.setup_candidates
+    if cached is not None:
+        return cached
+    m = game.mission
+    blocked = set(b.door_at) | set(b.deploy) | set(b.entries.values()) | set(b.exit_at)
+    blocked |= {b.sq_of(c.level, c.x, c.y) for c in m.chutes}
+    blocked |= {b.sq_of(o.level, o.x, o.y) for o in m.objectives}
+    out: dict[tuple[int, str], tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
+    for key, squares in b.sections.items():
+        out[key] = tuple((s, _below(game, s), (b.nbr[s][0], b.nbr[s][2], b.nbr[s][4], b.nbr[s][6]))
+                         for s in squares if s not in blocked)
+    b.setup_candidates = out
+    return out
+
+
 def _random_setup(game: Game, f: Features, rng: random.Random) -> None:
     b = game.board
     m = game.mission
@@ -217,24 +237,23 @@ def _random_setup(game: Game, f: Features, rng: random.Random) -> None:
     rng.shuffle(counters)
     zones = list(setup.zones)
     rng.shuffle(zones)
-    blocked = set(b.door_at) | set(b.deploy) | set(b.entries.values()) | set(b.exit_at) | set(f.chutes)
-    for o in m.objectives:
-        blocked.add(b.sq_of(o.level, o.x, o.y))
+    sections = _setup_candidates(game)
+    # The pitfalls and rubble so far (the mission's, then those drawn): a pitfall or rubble never goes
+    # orthogonally next to one (the neighbours are board squares or -1, never in this set).
+    pits_rubble = set(f.pit_down) | set(f.rubble)
     for c, (level, code) in zip(counters, zones, strict=False):
         li = b.level_index.get(level)
         if li is None:
             continue
+        spaced = c.kind in ("pitfall", "rubble")
+        needs_below = c.kind in ("pitfall", "ladder")
         cands = []
-        for s in b.sections.get((li, code), ()):
-            if s in blocked or s in f.pit_down or s in f.ladder or s in f.rubble:
+        for s, below, orth in sections.get((li, code), ()):
+            if s in f.pit_down or s in f.ladder or s in f.rubble:
                 continue
-            if c.kind in ("pitfall", "rubble") and any(
-                n >= 0 and (n in f.pit_down or n in f.rubble)
-                for n in (b.nbr[s][0], b.nbr[s][2], b.nbr[s][4], b.nbr[s][6])
-            ):
+            if spaced and not pits_rubble.isdisjoint(orth):
                 continue
-            below = _below(game, s)
-            if c.kind in ("pitfall", "ladder") and below < 0:
+            if needs_below and below < 0:
                 continue
             cands.append(s)
         if not cands:
@@ -243,8 +262,10 @@ def _random_setup(game: Game, f: Features, rng: random.Random) -> None:
         if c.kind == "pitfall":
             f.pit_down[s] = _below(game, s)
             f.pit_letter[s] = c.letter or ""
+            pits_rubble.add(s)
         elif c.kind == "ladder":
             bot = _below(game, s)
             f.ladder[s], f.ladder[bot], f.ladder_top[s] = bot, s, 1
         else:
             f.rubble[s] = 1
+            pits_rubble.add(s)
