@@ -94,11 +94,9 @@ class Features:
         cache = b.__dict__.setdefault("_arc_cache", {})
         out = cache.get(key)
         if out is None:
-            lvl = sq // b.plane
-            cands = []
-            for t in range(lvl * b.plane, (lvl + 1) * b.plane):
-                if b.floor[t] and b.in_arc(sq, facing, t) and b.rng(sq, t) <= rng and b.line(sq, t) is not None:
-                    cands.append((b.rng(sq, t), t))
+            # The floor squares of sq's level in its arc with a line (not walled off) are static_view's keys.
+            dist = b.rng
+            cands = [(d, t) for t in b.static_view(sq, facing) if (d := dist(sq, t)) <= rng]
             out = tuple(t for _, t in sorted(cands))
             cache[key] = out
         return out  # type: ignore[no-any-return]
