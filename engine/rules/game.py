@@ -188,6 +188,8 @@ class GameState(PhaseRules):
                     ok = self._step_or_turn_is_legal(actor, action)
                 elif verb == "enter" or verb == "reveal":
                     ok = self._enter_or_reveal_is_legal(actor, action)
+                elif (verb == "climb" or verb == "jump") and self.phase != "marines":
+                    ok = self._hole_move_is_legal(actor, action)
                 else:
                     ok = _listed(action, self._own_actions(actor))
                 if ok:
@@ -247,6 +249,19 @@ class GameState(PhaseRules):
             return False
         self._open_memo()
         return self._can_enter(pc, self.game.board.entries[pc.entry])
+
+    def _hole_move_is_legal(self, actor: str, action: Action) -> bool:
+        """Genestealer phase, `climb ID` or `jump ID` whose actor's actions are not listed yet: past the early
+        returns of _stealer_actions / _blip_actions, their own _hole_moves part lists exactly these."""
+        pc = self.p.get(actor)
+        if pc is None or len(action.args) != 1 or pc.kind == "marine" or pc.st == 2 or pc.ap <= 0 or pc.sq < 0:
+            return False
+        if pc.kind == "stealer" and self.game.fire_module and pc.sq in self.flames:
+            return False  # [AE-F] a unit in fire may only step out of it
+        self._open_memo()
+        out: list[Action] = []
+        self._hole_moves(pc, pc.ap, out)
+        return _listed(action, out)
 
     def _legal_list(self) -> list[Action]:
         """The current legal actions (shared, not copied: callers must not change it)."""

@@ -72,7 +72,7 @@ def test_per_piece_answers_match_the_full_list(sample: str) -> None:
 
 @pytest.mark.parametrize("sample", ["pitfall", "recover_the_relic", "the_long_drop", "tutorial"])
 def test_one_action_shortcuts_on_fresh_states_match_the_full_list(sample: str) -> None:
-    """A move, turn, enter or reveal asked before anything else about its piece takes a shortcut of its own
+    """A move, turn, enter, reveal, climb or jump asked before anything else about its piece takes a shortcut of its own
     (not the piece's listed actions): each is asked on a fresh copy, where no other answer is memoised yet."""
     game = Game(load_mission(str(sample_mission(sample))))
     compared = listed = 0
@@ -85,7 +85,7 @@ def test_one_action_shortcuts_on_fresh_states_match_the_full_list(sample: str) -
             asked: list[tuple[GameState, list[Action]]] = []
             if not state.stack:
                 for pid in state.p:  # copies made before the full list: they answer without it
-                    for probes in ([act("enter", pid), act("reveal", pid)],
+                    for probes in ([act("enter", pid), act("reveal", pid), act("climb", pid), act("jump", pid)],
                                    [act("move", pid, d, *x) for d in DIRS for x in ((), ("jump",), ("N",), ("W",))],
                                    [act("turn", pid, f) for f in FACES]):
                         asked.append((state.copy(), probes))
@@ -151,7 +151,8 @@ def test_steps_over_rubble_holes_doors_and_flames_at_every_ap_and_facing() -> No
                 full = set(state.legal_actions())
                 for pid in state.p:
                     steps = [act("move", pid, d, *x) for d in DIRS for x in ((), ("jump",), *((f,) for f in FACES))]
-                    for a in steps + [act("turn", pid, f) for f in FACES]:
+                    others = [act(v, pid) for v in ("climb", "jump", "enter", "reveal")]
+                    for a in steps + [act("turn", pid, f) for f in FACES] + others:
                         assert fresh.is_legal(a) == (a in full), (phase, fire, ap, facing, a.text())
                         compared += 1
                     opts = marine_fire_options(fresh, fresh.p[pid])
