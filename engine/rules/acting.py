@@ -58,7 +58,7 @@ class ActingRules(LegalRules):
                 p = self.p
                 for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
                     m = p.get(mid)
-                    if m is not None and m.kind == "marine":
+                    if m is not None and m.sus and m.kind == "marine":
                         m.sus = ""
         stack = self.stack
         if base is None or base == len(stack):

@@ -224,8 +224,10 @@ class GameState(PhaseRules):
                 if pc is None or d is None:
                     moves = []
                 else:
-                    if self._memo_v != version:  # _open_memo(), inlined
-                        self._begin_memo()
+                    if self._memo_v != version:  # _open_memo() and _begin_memo(), inlined
+                        self._memo_v = version
+                        self._seen_memo = {}
+                        self._sight_memo = None
                     moves = self._moves_toward(pc, d)
                 memo[1][key] = moves
             return _listed(action, moves)

@@ -78,7 +78,9 @@ class LegalActions(Sequence[Action]):
         return iter(self._list())
 
     def __bool__(self) -> bool:
-        st = self._check()
+        st = self._state
+        if st.version != self._version:
+            self._check()  # raises
         if self._all is None and st.result_ is None and not st.stack:
             return True  # an action phase always offers `pass`
         return bool(self._list())

@@ -83,7 +83,10 @@ class MovementRules(FireRules):
     def _act_move(self, pc: Piece, a: Action, reaction: bool) -> None:
         d = DIR_INDEX[a.args[1]]
         t = self.game.board.nbr[pc.sq][d]
-        cost = self._step_cost(pc, d, t) or 0
+        if pc.kind == "blip":
+            cost = 2 if t in self.feat.rubble else 1  # _step_cost for a blip (any direction 1, rubble +1)
+        else:
+            cost = self._step_cost(pc, d, t) or 0
         self._pay(pc, cost, reaction)
         self._relocate(pc, t)
         extra = a.args[2] if len(a.args) > 2 else None
