@@ -21,7 +21,7 @@ from engine.rules.features import Features, draw_features
 from engine.rules.lazy_legal import LegalActions
 from engine.rules.options import resolve_options
 from engine.rules.phases import PhaseRules
-from engine.rules.pieces import GameResult, IllegalActionError, new_event
+from engine.rules.pieces import GameResult, IllegalActionError
 from engine.rules.quick_legal import quick_turn_legal
 from engine.rules.state_core import BLIP_AP, BLIP_POOL_VALUES, MARINE_AP, STEALER_AP, G, M, Player
 from engine.rules.victory import victory_plan
@@ -312,7 +312,12 @@ class GameState(PhaseRules):
         else:
             self._piece_action(a, reaction=False)
         self._drain()
-        self.log.append(new_event(turn, player, a.text(), self.dice.take(), "; ".join(self._fx)))
+        # The log entry (the `log` property makes it an Event when read); dice.take() and a.text(), inlined.
+        dice = self.dice._pending
+        self._log.append((turn, player, a._text, tuple(dice) if dice else (), "; ".join(self._fx)))
+        if dice:
+            dice.clear()
+        self._log_raw += 1
         self.version = self._settled_v = self.version + 1
 
     def _drain(self) -> None:

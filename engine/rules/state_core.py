@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 from engine.rules.board import FACE_INDEX, FACE_NAMES
 from engine.rules.dice import Dice
 from engine.rules.features import draw_features
-from engine.rules.pieces import BlipView, GameResult, ModelView, Piece
+from engine.rules.pieces import BlipView, GameResult, ModelView, Piece, new_event
 
 if TYPE_CHECKING:
     from engine.rules.actions import Action
@@ -75,7 +75,10 @@ class StateCore:
         self.escaped_via: dict[str, str] = {}
         self.traffic: dict[int, int] = {}
         self.flamed_sections: dict[tuple[int, str], int] = {}
-        self.log: list[Event] = []
+        # The event log (the `log` property): apply appends (turn, player, action, dice, effects) tuples, made into
+        # Events when the log is read; _log_raw counts the tuples not made yet (always the latest entries).
+        self._log: list[Any] = []
+        self._log_raw = 0
         self.alpha_used = False
         players_setup = mission.random_setup is not None and game.options["random_setup"] == "players"
         self.feat = game._static_features or draw_features(game, None if players_setup else rng)
@@ -148,6 +151,23 @@ class StateCore:
             seq.append(("lurk", n, tuple(gs.starting.entry_areas), "limited"))
         seq.append(("begin_marines",))
         self.stack = seq[::-1]
+
+    @property
+    def log(self) -> list[Event]:
+        """Every applied action as an Event (turn, player, action text, dice rolled, effects), oldest first."""
+        raw = self._log
+        left = self._log_raw
+        if left:
+            # Most games are played without reading their log: an Event is made only when someone does.
+            k = len(raw) - 1
+            while left and k >= 0:
+                e = raw[k]
+                if type(e) is tuple:
+                    raw[k] = new_event(*e)
+                    left -= 1
+                k -= 1
+            self._log_raw = 0
+        return raw
 
     def _view(self, pc: Piece) -> ModelView:
         b = self.game.board
