@@ -108,7 +108,9 @@ class BlipRules(PsychicRules):
         g = self.game
         b = g.board
         look = b.wide_view if g.wide_sight else b.static_view
-        hole_targets = self.feat.hole_targets
+        views = b._wide if g.wide_sight else b._views  # look()'s own tables, read first
+        feat = self.feat
+        hole_targets, targets_of = feat.hole_targets, feat._hole_targets
         ladders_4e = not g.pf_ladders
         plane = b.plane
         eyes_l: list[Eye] = []
@@ -117,8 +119,12 @@ class BlipRules(PsychicRules):
             if m is None or m.kind != "marine" or m.prone or m.sq < 0:
                 continue  # not on the board, or prone: sees nothing
             ms = m.sq
-            view = look(ms, m.facing)
-            through = hole_targets(ms, ladders_4e)
+            view = views.get(ms * 4 + m.facing)
+            if view is None:
+                view = look(ms, m.facing)
+            through = targets_of.get(ms)
+            if through is None:
+                through = hole_targets(ms, ladders_4e)
             if not view.keys().isdisjoint(squares) or not through.isdisjoint(squares):
                 eyes_l.append((mid, ms // plane, view, through))
         if not eyes_l:

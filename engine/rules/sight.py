@@ -59,7 +59,18 @@ class SightRules(VictoryRules):
     def _line_clear(self, line: Line, ignore_fire: bool = False) -> bool:
         """No model, closed door, flame (unless ignored) or barrier on a static line (corners: both squares)."""
         occ, closed, bar = self.occ, self.closed, self.barriers
-        flames: dict[int, int] = {} if ignore_fire else self.flames
+        flames: dict[int, int] = _NO_FLAMES if ignore_fire else self.flames
+        if not flames and not bar:
+            # No flames (or fire is no obstacle) and no barriers, as nearly always: only pieces and doors block.
+            for c in line or ():
+                if type(c) is int:
+                    if c in occ or c in closed:
+                        return False
+                else:
+                    p, q = c  # type: ignore[misc]
+                    if (p in occ or p in closed) and (q in occ or q in closed):
+                        return False
+            return True
         for c in line or ():
             if type(c) is int:
                 if c in occ or c in closed or c in flames or c in bar:
@@ -207,6 +218,9 @@ class SightRules(VictoryRules):
         self._memo_v = -1
         self._seen_memo = {}
         self._sight_memo = None
+
+
+_NO_FLAMES: dict[int, int] = {}  # never written
 
 
 def _blind(t: int) -> bool:
