@@ -190,6 +190,8 @@ class GameState(PhaseRules):
                     ok = self._enter_or_reveal_is_legal(actor, action)
                 elif (verb == "climb" or verb == "jump") and self.phase != "marines":
                     ok = self._hole_move_is_legal(actor, action)
+                elif verb in _MARINE_ORDERS and self.phase == "marines":
+                    ok = self._marine_order_is_legal(actor, action)
                 else:
                     ok = _listed(action, self._own_actions(actor))
                 if ok:
@@ -264,6 +266,30 @@ class GameState(PhaseRules):
         out: list[Action] = []
         self._hole_moves(pc, pc.ap, out)
         return _listed(action, out)
+
+    def _marine_order_is_legal(self, actor: str, action: Action) -> bool:
+        """Marine phase, `overwatch ID`, `guard ID` or `shoot ID TARGET` whose actor's actions are not listed yet:
+        past the early returns of _marine_actions (as quick_legal.marine_fire_options), its own tests for these."""
+        pc = self.p.get(actor)
+        if pc is None or pc.kind != "marine" or pc.sq < 0 or pc.prone:
+            return False  # off the board: nothing; prone: only `stand`
+        if self.game.fire_module and pc.sq in self.flames:
+            return False  # [AE-F] a unit in fire may only step out of it
+        budget = self._budget(pc, False)
+        verb = action.verb
+        ranged = pc.ranged
+        gun = ranged == "storm_bolter" or ranged == "assault_cannon"
+        if verb == "shoot":
+            if len(action.args) != 2 or (budget <= 0 and not (pc.free and gun)):
+                return False
+            out: list[Action] = []
+            self._marine_shots(pc, budget, out)
+            return _listed(action, out)
+        if len(action.args) != 1 or budget < 2:
+            return False
+        if verb == "overwatch":
+            return gun and not pc.ow
+        return not pc.guard  # guard
 
     def _legal_list(self) -> list[Action]:
         """The current legal actions (shared, not copied: callers must not change it)."""
@@ -346,6 +372,7 @@ def _listed(a: Action, actions: list[Action]) -> bool:
 
 
 _AUTO = None
+_MARINE_ORDERS = frozenset({"overwatch", "guard", "shoot"})  # answered by GameState._marine_order_is_legal
 # Attributes copy() does not take over: the copy has its own dice, and starts with no memo scope open.
 _NOT_COPIED = frozenset({"game", "dice", "_memo_v", "_seen_memo", "_sight_memo", "_quick_memo", "_ok_a", "_ok_v"})
 # Decisions that always offer at least one action (skip computing their options just to check).

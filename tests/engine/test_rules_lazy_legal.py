@@ -72,8 +72,9 @@ def test_per_piece_answers_match_the_full_list(sample: str) -> None:
 
 @pytest.mark.parametrize("sample", ["pitfall", "recover_the_relic", "the_long_drop", "tutorial"])
 def test_one_action_shortcuts_on_fresh_states_match_the_full_list(sample: str) -> None:
-    """A move, turn, enter, reveal, climb or jump asked before anything else about its piece takes a shortcut of its own
-    (not the piece's listed actions): each is asked on a fresh copy, where no other answer is memoised yet."""
+    """A move, turn, enter, reveal, climb, jump, overwatch, guard or shot asked first about its piece takes a shortcut
+    of its own (not the piece's listed actions): each is asked on a fresh copy, where no other answer is memoised
+    yet."""
     game = Game(load_mission(str(sample_mission(sample))))
     compared = listed = 0
     for seed in range(3):
@@ -85,7 +86,9 @@ def test_one_action_shortcuts_on_fresh_states_match_the_full_list(sample: str) -
             asked: list[tuple[GameState, list[Action]]] = []
             if not state.stack:
                 for pid in state.p:  # copies made before the full list: they answer without it
-                    for probes in ([act("enter", pid), act("reveal", pid), act("climb", pid), act("jump", pid)],
+                    orders = [act(v, pid) for v in ("enter", "reveal", "climb", "jump", "overwatch", "guard")]
+                    shots = [act("shoot", pid, tid) for tid in [*state.p, *state.door_state]]
+                    for probes in (orders, shots,
                                    [act("move", pid, d, *x) for d in DIRS for x in ((), ("jump",), ("N",), ("W",))],
                                    [act("turn", pid, f) for f in FACES]):
                         asked.append((state.copy(), probes))
@@ -151,7 +154,8 @@ def test_steps_over_rubble_holes_doors_and_flames_at_every_ap_and_facing() -> No
                 full = set(state.legal_actions())
                 for pid in state.p:
                     steps = [act("move", pid, d, *x) for d in DIRS for x in ((), ("jump",), *((f,) for f in FACES))]
-                    others = [act(v, pid) for v in ("climb", "jump", "enter", "reveal")]
+                    others = [act(v, pid) for v in ("climb", "jump", "enter", "reveal", "overwatch", "guard")]
+                    others += [act("shoot", pid, tid) for tid in [*state.p, "d1"]]
                     for a in steps + [act("turn", pid, f) for f in FACES] + others:
                         assert fresh.is_legal(a) == (a in full), (phase, fire, ap, facing, a.text())
                         compared += 1
