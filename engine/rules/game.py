@@ -200,7 +200,9 @@ class GameState(PhaseRules):
                     self._ok_a = action
                     self._ok_v = version
                 return ok
-            # No actor (psi powers, END with no active piece, ...): the whole list decides.
+            if verb == "psi":
+                return self._psi_is_legal(action)
+            # No actor (END with no active piece, ...): the whole list decides.
         return _listed(action, self._legal_list())
 
     def _step_or_turn_is_legal(self, actor: str, action: Action) -> bool:
@@ -290,6 +292,29 @@ class GameState(PhaseRules):
         if verb == "overwatch":
             return gun and not pc.ow
         return not pc.guard  # guard
+
+    def _psi_is_legal(self, action: Action) -> bool:
+        """Action phase, a psi power: listed by an Archivist's own actions, past the early returns of
+        _marine_actions (Marine phase, on the board, standing, AP/CP or a free shot, not held in a lasting fire),
+        once per Marine turn."""
+        if self.phase != "marines" or self.psi_used:
+            return False
+        fire_module = self.game.fire_module
+        for pc in self.p.values():
+            if pc.kind != "marine" or pc.rank != "archivist" or pc.sq < 0 or pc.prone:
+                continue
+            if fire_module and pc.sq in self.flames:
+                continue
+            gun = pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon"
+            if self._budget(pc, False) <= 0 and not (pc.free and gun):
+                continue
+            if action.args == ("prescience",):
+                return self.psi >= 1 and self.cp < self.cp_start  # as _psi_actions lists it
+            out: list[Action] = []
+            self._psi_actions(pc, out)
+            if _listed(action, out):
+                return True
+        return False
 
     def _legal_list(self) -> list[Action]:
         """The current legal actions (shared, not copied: callers must not change it)."""

@@ -87,6 +87,7 @@ def test_one_action_shortcuts_on_fresh_states_match_the_full_list(sample: str) -
             if not state.stack:
                 for pid in state.p:  # copies made before the full list: they answer without it
                     orders = [act(v, pid) for v in ("enter", "reveal", "climb", "jump", "overwatch", "guard")]
+                    orders += [act("psi", "prescience"), act("psi", "storm", pid)]
                     shots = [act("shoot", pid, tid) for tid in [*state.p, *state.door_state]]
                     for probes in (orders, shots,
                                    [act("move", pid, d, *x) for d in DIRS for x in ((), ("jump",), ("N",), ("W",))],
