@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.mission.model import Mission
 
 # Directions in actions.DIRS order: N NE E SE S SW W NW.
@@ -74,6 +76,7 @@ class Board:
         self._steps: dict[int, tuple[tuple[int, int, int], ...]] = {}
         self._steps_dir: dict[int, tuple[tuple[tuple[int, int, int], ...], ...]] = {}
         self.below_memo: dict[int, int] = {}  # square -> the square directly below it (-1: none); features.py
+        self.psi_memo: dict[int, Any] = {}  # square -> what the Archivist's powers may target from it (psychic.py)
         # Pitfall random set-up: the squares each zone section offers before this game's counters (features.py)
         self.setup_candidates: dict[tuple[int, str], tuple[tuple[int, int, tuple[int, ...]], ...]] | None = None
 

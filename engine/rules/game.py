@@ -201,7 +201,11 @@ class GameState(PhaseRules):
                     self._ok_v = version
                 return ok
             if verb == "psi":
-                return self._psi_is_legal(action)
+                if self._psi_is_legal(action):
+                    self._ok_a = action
+                    self._ok_v = version
+                    return True
+                return False
             # No actor (END with no active piece, ...): the whole list decides.
         return _listed(action, self._legal_list())
 
@@ -308,8 +312,23 @@ class GameState(PhaseRules):
             gun = pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon"
             if self._budget(pc, False) <= 0 and not (pc.free and gun):
                 continue
-            if action.args == ("prescience",):
-                return self.psi >= 1 and self.cp < self.cp_start  # as _psi_actions lists it
+            memo = self._own_memo
+            own = memo[1].get(pc.id) if memo[0] == self.version else None
+            if own is not None:
+                if _listed(action, own):
+                    return True
+                continue
+            args = action.args
+            # As _psi_actions lists them: prescience, and a storm on a model (ids hold no ":", squares do).
+            if args == ("prescience",):
+                return self.psi >= 1 and self.cp < self.cp_start
+            if len(args) == 2 and args[0] == "storm" and args[1] in self.p:
+                q = self.p[args[1]]
+                b = self.game.board
+                if (self.psi >= 3 and q.kind != "marine" and q.sq >= 0 and q.sq // b.plane == pc.sq // b.plane
+                        and b.rng(pc.sq, q.sq) <= 6):
+                    return True
+                continue
             out: list[Action] = []
             self._psi_actions(pc, out)
             if _listed(action, out):

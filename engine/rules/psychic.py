@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.rules.actions import Action, act
 from engine.rules.assault import AssaultRules
+from engine.rules.board import Board
 from engine.rules.pieces import Piece
 
 
@@ -12,26 +13,26 @@ class PsychicRules(AssaultRules):
 
     def _psi_actions(self, pc: Piece, out: list[Action]) -> None:
         """[4e] one power per Marine turn, no AP, no LOS needed."""
-        b = self.game.board
         s = pc.sq
-        lvl = s // b.plane
         if self.psi >= 1 and self.cp < self.cp_start:
             out.append(act("psi", "prescience"))
-        if self.psi >= 2:
-            for t in range(lvl * b.plane, (lvl + 1) * b.plane):
-                if b.floor[t] and t != s and b.rng(s, t) <= 12 and self._free_square(t) and t not in self.flames:
-                    out.append(act("psi", "barrier", b.name(t)))
+        if self.psi < 2:
+            return
+        barriers, sections = _psi_table(self.game.board, s)
+        occ, closed, bars, flames = self.occ, self.closed, self.barriers, self.flames
+        for t, a in barriers:  # _free_square(t) and no flames
+            if t not in occ and t not in closed and t not in bars and t not in flames:
+                out.append(a)
         if self.psi >= 3:
-            sections: dict[str, int] = {}
+            b = self.game.board
+            lvl = s // b.plane
             for q in self.p.values():
                 if q.kind != "marine" and q.sq >= 0 and q.sq // b.plane == lvl and b.rng(s, q.sq) <= 6:
                     out.append(act("psi", "storm", q.id))
-            for (li, code), squares in b.sections.items():
-                if li == lvl and any(b.rng(s, t) <= 6 for t in squares):
-                    if any(self.occ.get(t) and self.p[self.occ[t]].kind != "marine" for t in squares):
-                        sections[code] = squares[0]
-            for code in sorted(sections):
-                out.append(act("psi", "storm", b.name(sections[code])))
+            p = self.p
+            for squares, a in sections:
+                if any(occ.get(t) and p[occ[t]].kind != "marine" for t in squares):
+                    out.append(a)
 
     def _do_psi(self, a: Action) -> None:
         power = a.args[0]
@@ -63,3 +64,28 @@ class PsychicRules(AssaultRules):
                 self._note(f"psychic storm on {arg}")
                 if target is not None and self.dice.d6() >= 2 and not target.alpha:
                     self._kill(target, "psi", "psychic storm")
+
+
+PsiTable = tuple[tuple[tuple[int, Action], ...], tuple[tuple[tuple[int, ...], Action], ...]]
+
+
+def _psi_table(b: Board, s: int) -> PsiTable:
+    """What the powers may target from square s, whatever the pieces: (square, `psi barrier SQ`) of each floor
+    square of s's level within 12 but s, in square order; (squares, `psi storm SQ`) of each section of the level
+    within 6 (a square of it), by section code, SQ its first square. Per Board, filled on demand."""
+    out: PsiTable | None = b.psi_memo.get(s)
+    if out is None:
+        plane = b.plane
+        lvl = s // plane
+        barriers = tuple(
+            (t, act("psi", "barrier", b.name(t)))
+            for t in range(lvl * plane, (lvl + 1) * plane)
+            if b.floor[t] and t != s and b.rng(s, t) <= 12
+        )
+        near: dict[str, tuple[int, ...]] = {}
+        for (li, code), squares in b.sections.items():
+            if li == lvl and any(b.rng(s, t) <= 6 for t in squares):
+                near[code] = squares
+        sections = tuple((near[code], act("psi", "storm", b.name(near[code][0]))) for code in sorted(near))
+        out = b.psi_memo[s] = (barriers, sections)
+    return out
