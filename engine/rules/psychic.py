@@ -18,11 +18,16 @@ class PsychicRules(AssaultRules):
             out.append(act("psi", "prescience"))
         if self.psi < 2:
             return
-        barriers, sections = _psi_table(self.game.board, s)
+        index, barriers, sections = _psi_table(self.game.board, s)
         occ, closed, bars, flames = self.occ, self.closed, self.barriers, self.flames
-        for t, a in barriers:  # _free_square(t) and no flames
-            if t not in occ and t not in closed and t not in bars and t not in flames:
-                out.append(a)
+        # Every square in range but those holding a piece, a closed door, a barrier or flames (_free_square and
+        # no flames): the few taken ones cut the table into runs copied whole.
+        taken = sorted({i for taken in (occ, closed, bars, flames) for t in taken if (i := index.get(t)) is not None})
+        start = 0
+        for i in taken:
+            out.extend(barriers[start:i])
+            start = i + 1
+        out.extend(barriers[start:])
         if self.psi >= 3:
             b = self.game.board
             lvl = s // b.plane
@@ -66,26 +71,27 @@ class PsychicRules(AssaultRules):
                     self._kill(target, "psi", "psychic storm")
 
 
-PsiTable = tuple[tuple[tuple[int, Action], ...], tuple[tuple[tuple[int, ...], Action], ...]]
+PsiTable = tuple[dict[int, int], tuple[Action, ...], tuple[tuple[tuple[int, ...], Action], ...]]
 
 
 def _psi_table(b: Board, s: int) -> PsiTable:
-    """What the powers may target from square s, whatever the pieces: (square, `psi barrier SQ`) of each floor
-    square of s's level within 12 but s, in square order; (squares, `psi storm SQ`) of each section of the level
-    within 6 (a square of it), by section code, SQ its first square. Per Board, filled on demand."""
+    """What the powers may target from square s, whatever the pieces: `psi barrier SQ` for each floor square of
+    s's level within 12 but s, in square order (and each such square's index in that tuple); (squares,
+    `psi storm SQ`) of each section of the level within 6 (a square of it), by section code, SQ its first
+    square. Per Board, filled on demand."""
     out: PsiTable | None = b.psi_memo.get(s)
     if out is None:
         plane = b.plane
         lvl = s // plane
-        barriers = tuple(
-            (t, act("psi", "barrier", b.name(t)))
-            for t in range(lvl * plane, (lvl + 1) * plane)
-            if b.floor[t] and t != s and b.rng(s, t) <= 12
-        )
+        squares_in_range = [
+            t for t in range(lvl * plane, (lvl + 1) * plane) if b.floor[t] and t != s and b.rng(s, t) <= 12
+        ]
+        index = {t: i for i, t in enumerate(squares_in_range)}
+        barriers = tuple(act("psi", "barrier", b.name(t)) for t in squares_in_range)
         near: dict[str, tuple[int, ...]] = {}
         for (li, code), squares in b.sections.items():
             if li == lvl and any(b.rng(s, t) <= 6 for t in squares):
                 near[code] = squares
         sections = tuple((near[code], act("psi", "storm", b.name(near[code][0]))) for code in sorted(near))
-        out = b.psi_memo[s] = (barriers, sections)
+        out = b.psi_memo[s] = (index, barriers, sections)
     return out
