@@ -244,14 +244,18 @@ class FireRules(PlacementRules):
         b = self.game.board
         rng = self.game.ow_range
         p = self.p
+        shooters: list[str] = []
         # The Marines in p's order: they are the mission's squad, created in squad order and never re-added.
-        shooters = tuple(
-            m.id for mid in self.game.marine_ids if (m := p.get(mid)) is not None
-            if m.kind == "marine" and m.ow and not m.jam and m.sq >= 0 and (m.ranged != "assault_cannon" or m.ammo > 0)
-            and (m.sq // b.plane != g.sq // b.plane or b.rng(m.sq, g.sq) <= rng) and self._sees(m, g.sq)
-        )
+        for mid in self.game.marine_ids:
+            m = p.get(mid)
+            if m is None or not m.ow:  # most Marines are not on overwatch
+                continue
+            if m.kind == "marine" and not m.jam and m.sq >= 0 and (m.ranged != "assault_cannon" or m.ammo > 0) and (
+                m.sq // b.plane != g.sq // b.plane or b.rng(m.sq, g.sq) <= rng
+            ) and self._sees(m, g.sq):
+                shooters.append(m.id)
         if shooters:
-            self.stack.append(("ow", g.id, shooters, ()))
+            self.stack.append(("ow", g.id, tuple(shooters), ()))
 
     def _legal_ow(self, frame: tuple[Any, ...]) -> list[Action]:
         _, _gid, remaining, _declared = frame

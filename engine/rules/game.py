@@ -381,7 +381,7 @@ class GameState(PhaseRules):
             self._end_activation()
         else:
             self._piece_action(a, reaction=False)
-        self._drain()
+        options = self._drain()
         # The log entry (the `log` property makes it an Event when read); dice.take() and a.text(), inlined.
         dice = self.dice._pending
         self._log.append((turn, player, a._text, tuple(dice) if dice else (), "; ".join(self._fx)))
@@ -389,21 +389,31 @@ class GameState(PhaseRules):
             dice.clear()
         self._log_raw += 1
         self.version = self._settled_v = self.version + 1
+        if options is not None:
+            # The decision's options as _drain listed them: nothing has changed since, so they are this version's
+            # legal actions (what _compute_legal would list again for the player).
+            self._legal = options
+            self._legal_key = self.version
 
-    def _drain(self) -> None:
-        """Run automatic frames until a decision is needed or the stack is empty."""
+    def _drain(self) -> list[Action] | None:
+        """Run automatic frames until a decision is needed or the stack is empty; the decision's options when they
+        had to be listed to see that there are some."""
         stack = self.stack
         run_fns, legal_fns = self._run_fns, self._legal_fns
         while self.result_ is None and stack:
             top = stack[-1]
             name = top[0]
             if name not in _AUTO_FRAMES:
-                if name in _NEVER_EMPTY or legal_fns[name](self, top):
-                    return
+                if name in _NEVER_EMPTY:
+                    return None
+                options: list[Action] = legal_fns[name](self, top)
+                if options:
+                    return options
                 stack.pop()  # a decision with no options is skipped
                 continue
             stack.pop()
             run_fns[name](self, top)
+        return None
 
 
 def _listed(a: Action, actions: list[Action]) -> bool:
