@@ -63,10 +63,15 @@ class PhaseRules(ActingRules):
         b = self.game.board
         radius = int(self.game.options["lurk_radius"])  # type: ignore[call-overload]
         marine_sqs = [pc.sq for pc in self.p.values() if pc.kind == "marine" and pc.sq >= 0]
-        locked = tuple(
-            eid for eid, esq in b.entries.items()
-            if any(ms // b.plane == esq // b.plane and b.rng(ms, esq) <= radius for ms in marine_sqs)
-        )
+        plane, dist = b.plane, b.rng
+        locked_l: list[str] = []
+        for eid, esq in b.entries.items():
+            lvl = esq // plane
+            for ms in marine_sqs:
+                if ms // plane == lvl and dist(ms, esq) <= radius:
+                    locked_l.append(eid)
+                    break
+        locked = tuple(locked_l)
         self.stack.append(("begin_stealer_actions",))
         for r in reversed(self.game.mission.genestealers.reinforcements):
             if r.from_turn <= self.turn and (r.to_turn is None or self.turn <= r.to_turn):
