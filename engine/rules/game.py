@@ -238,7 +238,10 @@ class GameState(PhaseRules):
                         self._sight_memo = None
                     moves = self._moves_toward(pc, d)
                 memo[1][key] = moves
-            return _listed(action, moves)
+            for x in moves:  # _listed, inlined (a direction lists four moves at most)
+                if x is action:
+                    return True
+            return action in moves
         known = memo[2].get(action)
         if known is None:
             pc = self.p.get(actor)

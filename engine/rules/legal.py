@@ -265,7 +265,14 @@ class LegalRules(BlipRules):
         scoped = self._memo_v == version
         sight = self._sight_memo if scoped else None  # _sight(), inlined
         if sight is None:
-            sight = self._sight()
+            sight = self._sight_cache
+            if (
+                scoped and sight is not None and self._sight_rev == self._pose_rev and sight.feat is feat
+                and version == self._settled_v
+            ):
+                self._sight_memo = sight  # what _sight() keeps: the cache, valid (_marine_sight's own test)
+            else:
+                sight = self._sight()
         cand = sight.cand  # squares in some Marine's view: no need to ask about the others
         if cand is None:
             cand = sight.candidates()
