@@ -77,7 +77,9 @@ class BlipRules(PsychicRules):
         seen = self._seen_by_marine_now
         sight = self._sight_cache
         if (
-            sight is not None and sight.cand is not None and self._sight_rev == self._pose_rev
+            sight is not None
+            and sight.cand is not None
+            and self._sight_rev == self._pose_rev
             and sight.feat is self.feat
         ):
             # The Marines have not moved since their sight was worked out, squares in view included (the

@@ -220,8 +220,11 @@ def _setup_candidates(game: Game) -> dict[tuple[int, str], tuple[tuple[int, int,
     blocked |= {b.sq_of(o.level, o.x, o.y) for o in m.objectives}
     out: dict[tuple[int, str], tuple[tuple[int, int, tuple[int, ...]], ...]] = {}
     for key, squares in b.sections.items():
-        out[key] = tuple((s, _below(game, s), (b.nbr[s][0], b.nbr[s][2], b.nbr[s][4], b.nbr[s][6]))
-                         for s in squares if s not in blocked)
+        out[key] = tuple(
+            (s, _below(game, s), (b.nbr[s][0], b.nbr[s][2], b.nbr[s][4], b.nbr[s][6]))
+            for s in squares
+            if s not in blocked
+        )
     b.setup_candidates = out
     return out
 
