@@ -103,10 +103,9 @@ class BlipRules(PsychicRules):
         # Board's and Features' tables directly, as _marine_sight would make it, but only the Marines whose view or
         # hole targets hold a blip's square are kept: _seen_by_marine_now(t) is false unless t is in one of those of
         # some seeing Marine, so these Marines decide it alone. After most actions there are none.
-        blips = [pc for pc in p.values() if pc.kind == "blip" and pc.sq >= 0]
-        if not blips:
+        squares = {pc.sq for pc in p.values() if pc.kind == "blip" and pc.sq >= 0}
+        if not squares:
             return
-        squares = {pc.sq for pc in blips}
         g = self.game
         b = g.board
         look = b.wide_view if g.wide_sight else b.static_view
@@ -132,8 +131,8 @@ class BlipRules(PsychicRules):
         if not eyes_l:
             return
         eyes = tuple(eyes_l)
-        for pc in blips:
-            if seen(pc.sq, eyes):
+        for pc in p.values():
+            if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
                 self.stack.append(_CONV)
                 self._convert(pc, voluntary=False)
                 return
