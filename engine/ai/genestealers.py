@@ -354,32 +354,34 @@ class GenestealerPlayer:
         """
         sit = fld.sit
         st = sit.state
-        b = sit.board
+        gt = sit.gt
+        mt = gt.mt
         dm = fld.route
         s = pc.sq
         pid = pc.id
         limit = dm[s] - 0.5
-        nbs = b.nbr[s]
         tab = st.game.move_table(pid)
         occ = st.occ
         closed = st.closed
         cands: list[tuple[float, tuple[int, int], Action]] = []
-        for d in range(8):
-            t = nbs[d]
+        # The board's steps from s, in direction order: a diagonal with a wall on both sides is never a legal
+        # step (the rules refuse a diagonal whose two side squares are both blocked), so it is not listed.
+        for t, d in mt.step_dirs[s]:
             # No piece may step onto an occupied square or a closed door (every step loop of the rules skips
             # them): such a move is never legal, so it is left out rather than asked about.
-            if t >= 0 and t not in occ and t not in closed:
+            if t not in occ and t not in closed:
                 v = dm[t] + 0.01
                 if v < limit:
                     cands.append((v, (0, d), tab[d * 6]))
-        door_state = st.door_state
-        for i, (did, t) in enumerate(b.doors_near(s, -1)):
-            v = dm[t] + 0.03
-            # The rules offer "open" for closed doors only: any other is never legal, so it is not asked about.
-            if v < limit and door_state[did] == "closed":
-                cands.append((v, (1, i), act("open", pid, did)))
-        feat = st.feat
-        t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
+        doors = mt.blip_doors[s]
+        if doors:
+            door_state = st.door_state
+            for i, (did, t) in enumerate(doors):
+                v = dm[t] + 0.03
+                # The rules offer "open" for closed doors only: any other is never legal, so it is not asked about.
+                if v < limit and door_state[did] == "closed":
+                    cands.append((v, (1, i), act("open", pid, did)))
+        t = gt.hole_dest.get(s, -1)
         if t >= 0 and dm[t] + 0.02 < limit:
             v = dm[t] + 0.02
             cands += [(v, (2, 0), act("climb", pid)), (v, (2, 1), act("jump", pid))]
@@ -536,7 +538,7 @@ class GenestealerPlayer:
             if door_state[did] == "closed":  # else never legal (see _blip_step)
                 cands.append((base(t) + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
         feat = st.feat
-        t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
+        t = sit.gt.hole_dest.get(s, -1)
         if t >= 0:
             lo = base(t) + 0.02
             # The rules offer a climb only up a ladder or a pit from s (to t, then) into a square it may enter,
@@ -560,11 +562,14 @@ class GenestealerPlayer:
                 best_v, best_o, best_a = v, order, a
         return best_a
 
+
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
 
 
 def _cand_key(c: tuple[Any, ...]) -> tuple[Any, Any]:
     return c[0], c[1]
+
+
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}
 
 

@@ -155,6 +155,8 @@ class MissionTables:
             tuple((t, dir_of[direction(b, s, t)]) for t in self.steps[s]) for s in range(self.size)
         ]
         self.door_squares = frozenset(b.door_at)
+        # b.doors_near(s, -1) of every square: the doors a blip on s may open (looked up once per mission).
+        self.blip_doors: list[tuple[tuple[str, int], ...]] = [b.doors_near(s, -1) for s in range(self.size)]
         self.goal = _read_goal(game)
         doors = self.door_squares
         self.fwd_rows: list[Row] = [tuple((t, 2 if t in doors else 1) for t in self.steps[s]) for s in range(self.size)]
@@ -221,6 +223,8 @@ class GameTables:
                 _add_step(fu, fh, below, top, 3)
                 _add_step(ru, rh, below, top, 1)
                 _add_step(ru, rh, top, below, 3)
+        # Where a climb or jump from s leads: up or down a ladder, else up or down a hole (-1: a bottomless one).
+        self.hole_dest: dict[int, int] = {**pits, **feat.pit_up, **feat.ladder}
         self.fwd = Graph(fu, fh)
         self.rev = Graph(ru, rh)
         self.marine_rev = Graph(mu, mh)
