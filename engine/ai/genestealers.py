@@ -286,13 +286,16 @@ class GenestealerPlayer:
                 oid = st.occ.get(t)
                 if oid is not None and st.p[oid].kind == "marine":
                     return d // 2
-        best_t, best_v = -1, dm[s]
-        for t in sit.gt.mt.steps[s]:
-            if dm[t] < best_v:
-                best_t, best_v = t, dm[t]
-        if best_t < 0:
+        # The first least step toward an attack square, and the facing along it (a step on one level toward
+        # direction d is the unit vector DIR_VEC[d], so its facing is tabulated by direction).
+        best_d, best_v = -1, dm[s]
+        for t, d in sit.gt.mt.step_dirs[s]:
+            v = dm[t]
+            if v < best_v:
+                best_d, best_v = d, v
+        if best_d < 0:
             return 0
-        return _FACING_FOR[_delta(b, s, best_t)]
+        return _FACING_OF_DIR[best_d]
 
     # ------------------------------------------------------------------ action phase
     def _phase(self, sit: Situation) -> Action | None:
@@ -354,32 +357,34 @@ class GenestealerPlayer:
         """
         sit = fld.sit
         st = sit.state
-        b = sit.board
+        gt = sit.gt
+        mt = gt.mt
         dm = fld.route
         s = pc.sq
         pid = pc.id
         limit = dm[s] - 0.5
-        nbs = b.nbr[s]
         tab = st.game.move_table(pid)
         occ = st.occ
         closed = st.closed
         cands: list[tuple[float, tuple[int, int], Action]] = []
-        for d in range(8):
-            t = nbs[d]
+        # The board's steps from s, in direction order: a diagonal with a wall on both sides is never a legal
+        # step (the rules refuse a diagonal whose two side squares are both blocked), so it is not listed.
+        for t, d in mt.step_dirs[s]:
             # No piece may step onto an occupied square or a closed door (every step loop of the rules skips
             # them): such a move is never legal, so it is left out rather than asked about.
-            if t >= 0 and t not in occ and t not in closed:
+            if t not in occ and t not in closed:
                 v = dm[t] + 0.01
                 if v < limit:
                     cands.append((v, (0, d), tab[d * 6]))
-        door_state = st.door_state
-        for i, (did, t) in enumerate(b.doors_near(s, -1)):
-            v = dm[t] + 0.03
-            # The rules offer "open" for closed doors only: any other is never legal, so it is not asked about.
-            if v < limit and door_state[did] == "closed":
-                cands.append((v, (1, i), act("open", pid, did)))
-        feat = st.feat
-        t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
+        doors = mt.blip_doors[s]
+        if doors:
+            door_state = st.door_state
+            for i, (did, t) in enumerate(doors):
+                v = dm[t] + 0.03
+                # The rules offer "open" for closed doors only: any other is never legal, so it is not asked about.
+                if v < limit and door_state[did] == "closed":
+                    cands.append((v, (1, i), act("open", pid, did)))
+        t = gt.hole_dest.get(s, -1)
         if t >= 0 and dm[t] + 0.02 < limit:
             v = dm[t] + 0.02
             cands += [(v, (2, 0), act("climb", pid)), (v, (2, 1), act("jump", pid))]
@@ -492,53 +497,50 @@ class GenestealerPlayer:
         pid = pc.id
         caution = 0.0 if self.novice else (0.5 + 2 * w.caution)
         stand = w.standoff
-
-        def base(t: int) -> float:
-            if charge:
-                return float(dm[t])
-            return abs(dm[t] - stand) + (2.0 if dm[t] < stand else 0.0)
-
-        def score(t: int) -> float:
-            v = base(t)
-            if caution:
-                v += caution * fld.danger(t)
-            return v
-
-        limit = score(s) - 0.5
+        danger = fld.danger
+        # base(t): dm[t] when charging, else the distance from the stand-off line (+2 inside it); score(t) adds
+        # caution * danger(t). Written out inline (the same float operations in the same order) at each use.
+        x = dm[s]
+        v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+        if caution:
+            v += caution * danger(s)
+        limit = v - 0.5
         f0 = pc.facing
         fx, fy = FACE_VEC[f0]
         tab = st.game.move_table(pid)
         # (lower bound, order, square, extra after the square's score, action); order = legal-action order
         cands: list[tuple[float, tuple[int, int, int], int, tuple[float, ...], Action]] = []
-        wants: dict[int, int] = {}
         occ = st.occ
         closed = st.closed
+        slots = _SLOTS[f0]
+        # Each step goes to a different square, so each square's wanted facing is worked out once.
         for i, (d, t, _cost) in enumerate(b.steps(s, f0, False)):
             if t in occ or t in closed:
                 continue  # never a legal step (see _blip_step): left out rather than asked about
-            lo = base(t)
+            x = dm[t]
+            lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
             if lo + 0.01 >= limit:
                 continue
-            want = wants.get(t)
-            if want is None:
-                want = wants[t] = self._want_facing(t, dm, sit)
+            want = self._want_facing(t, dm, sit)
             dx, dy = DIR_VEC[d]
             cost = 0.01 * (2 if dx * fx + dy * fy < 0 else 1)
             k = d * 6
-            for j, (new_f, slot) in enumerate(((f0, 0), *((f, f + 1) for f in ((f0 + 1) % 4, (f0 + 3) % 4)))):
-                extra: tuple[float, ...] = (0.05, cost) if new_f != want else (cost,)
-                v = lo
-                for e in extra:
-                    v += e
-                cands.append((v, (0, i, j), t, extra, tab[k + slot]))
+            for j, (new_f, slot) in enumerate(slots):
+                if new_f != want:
+                    cands.append((lo + 0.05 + cost, (0, i, j), t, (0.05, cost), tab[k + slot]))
+                else:
+                    cands.append((lo + cost, (0, i, j), t, (cost,), tab[k + slot]))
         door_state = st.door_state
         for i, (did, t) in enumerate(b.doors_near(s, f0)):
             if door_state[did] == "closed":  # else never legal (see _blip_step)
-                cands.append((base(t) + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
+                x = dm[t]
+                lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+                cands.append((lo + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
         feat = st.feat
-        t = feat.ladder.get(s, feat.pit_up.get(s, feat.pit_down.get(s, -1)))
+        t = sit.gt.hole_dest.get(s, -1)
         if t >= 0:
-            lo = base(t) + 0.02
+            x = dm[t]
+            lo = (float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)) + 0.02
             # The rules offer a climb only up a ladder or a pit from s (to t, then) into a square it may enter,
             # never an occupied one or a closed door: any other climb is never legal, so it is not asked about.
             if (s in feat.ladder or s in feat.pit_up) and t not in occ and t not in closed:
@@ -553,18 +555,24 @@ class GenestealerPlayer:
                 break  # the rest score at least this much: none can win
             if a not in legal:
                 continue
-            v = score(t)
+            x = dm[t]
+            v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+            if caution:
+                v += caution * danger(t)
             for e in adds:
                 v += e
             if v < best_v or (v == best_v and order < best_o):
                 best_v, best_o, best_a = v, order, a
         return best_a
 
+
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
 
 
 def _cand_key(c: tuple[Any, ...]) -> tuple[Any, Any]:
     return c[0], c[1]
+
+
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}
 
 
@@ -577,11 +585,12 @@ _FACING_FOR = {
 }
 
 
-def _delta(b: Any, s: int, t: int) -> tuple[int, int]:
-    w = b.W
-    dx = t % w - s % w
-    dy = (t % b.plane) // w - (s % b.plane) // w
-    return (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+# _FACING_FOR of each direction index's unit step.
+_FACING_OF_DIR = tuple(_FACING_FOR[v] for v in DIR_VEC)
+
+# A Genestealer's move toward d from facing f: the (new facing, move-table slot) it may end with, in the legal
+# order: keep f (slot 0), then turn right, then left (slot = facing + 1).
+_SLOTS = tuple(((f, 0), ((f + 1) % 4, (f + 1) % 4 + 1), ((f + 3) % 4, (f + 3) % 4 + 1)) for f in range(4))
 
 
 def heuristic_genestealers(params: dict[str, float]) -> GenestealerPlayer:

@@ -46,15 +46,6 @@ class Graph:
         parts = [cls.split(r) for r in rows]
         return cls([u for u, _ in parts], [h for _, h in parts])
 
-    def patched(self, rows: dict[int, Row]) -> Graph:
-        """A copy with the rows of `rows` replaced (only those are split)."""
-        unit = self.unit.copy()
-        heavy = self.heavy.copy()
-        split = Graph.split
-        for s, r in rows.items():
-            unit[s], heavy[s] = split(r)
-        return Graph(unit, heavy)
-
 
 def dijkstra(
     radj: Graph | list[Row],
@@ -102,9 +93,10 @@ def dijkstra(
                 buckets.extend([] for _ in range(64))
                 nb += 64
             nxt = buckets[n1]
+            # An entry is stale when s was reached cheaper after it was queued here (only a dear edge queues a
+            # square beyond the next level). It is expanded again rather than skipped: it was expanded at its
+            # least cost already, so nothing relaxes now, and the rare redo costs less than testing every square.
             for s in here:
-                if dist[s] != d:
-                    continue  # a stale entry: s was reached cheaper after it was queued here
                 for t in unit[s]:
                     if n1 < dist[t]:
                         dist[t] = n1
@@ -163,6 +155,8 @@ class MissionTables:
             tuple((t, dir_of[direction(b, s, t)]) for t in self.steps[s]) for s in range(self.size)
         ]
         self.door_squares = frozenset(b.door_at)
+        # b.doors_near(s, -1) of every square: the doors a blip on s may open (looked up once per mission).
+        self.blip_doors: list[tuple[tuple[str, int], ...]] = [b.doors_near(s, -1) for s in range(self.size)]
         self.goal = _read_goal(game)
         doors = self.door_squares
         self.fwd_rows: list[Row] = [tuple((t, 2 if t in doors else 1) for t in self.steps[s]) for s in range(self.size)]
@@ -197,40 +191,43 @@ class GameTables:
         rubble = feat.rubble
         pits = feat.pit_down
 
-        def enter(t: int, marine: bool) -> int:
-            c = 1 + (1 if t in rubble else 0) + (1 if t in doors else 0)
-            return c + (PIT_RISK if marine and t in pits else 0)
-
-        # Start from the mission's graph and patch only the squares this game's counters touch.
-        fwd: dict[int, Row] = {}
-        rev: dict[int, Row] = {}
-        mrev: dict[int, Row] = {}
-        touched = set(rubble) | set(pits)
-        for t in touched:
-            rev[t] = tuple((s, enter(t, False)) for s in steps[t])
-            mrev[t] = tuple((s, enter(t, True)) for s in steps[t])
-        # A square's forward row depends on the square alone: rebuild each once, however many it touches.
-        for s in {s for t in touched for s in steps[t]}:
-            fwd[s] = tuple((u, enter(u, False)) for u in steps[s])
-        extra_f: dict[int, list[tuple[int, int]]] = {}
-        extra_r: dict[int, list[tuple[int, int]]] = {}
-        extra_m: dict[int, list[tuple[int, int]]] = {}
+        # Start from the mission's graph and patch only the rows this game's counters change, split into
+        # (unit, heavy) directly. Rubble makes a square dearer to enter for everyone, a pitfall for a Marine
+        # only; a row into square t (rev) costs t's price throughout, a row out of s (fwd) each step's own.
+        fu, fh = mt.base_fwd.unit.copy(), mt.base_fwd.heavy.copy()
+        ru, rh = mt.base_rev.unit.copy(), mt.base_rev.heavy.copy()
+        mu, mh = mt.base_rev.unit.copy(), mt.base_rev.heavy.copy()
+        for t in rubble:
+            ru[t], rh[t] = _same_price(steps[t], 2 + (t in doors))
+        for t in set(rubble) | set(pits):
+            mu[t], mh[t] = _same_price(steps[t], 1 + (t in rubble) + (t in doors) + (PIT_RISK if t in pits else 0))
+        for s in {s for t in rubble for s in steps[t]}:
+            unit: list[int] = []
+            heavy: list[tuple[int, int]] = []
+            for u in steps[s]:
+                c = 1 + (u in rubble) + (u in doors)
+                if c == 1:
+                    unit.append(u)
+                else:
+                    heavy.append((u, c))
+            fu[s], fh[s] = tuple(unit), tuple(heavy) if heavy else None
+        # Ladders and holes add steps between levels, after the row's own steps.
+        lc = 2 if pf else 1
         for s, t in feat.ladder.items():
-            extra_f.setdefault(s, []).append((t, 2 if pf else 1))
-            extra_r.setdefault(t, []).append((s, 2 if pf else 1))
-            extra_m.setdefault(t, []).append((s, 3))
+            _add_step(fu, fh, s, t, lc)
+            _add_step(ru, rh, t, s, lc)
+            _add_step(mu, mh, t, s, 3)
         for top, below in pits.items():
             if below >= 0:
-                extra_f.setdefault(top, []).append((below, 1))
-                extra_f.setdefault(below, []).append((top, 3))
-                extra_r.setdefault(below, []).append((top, 1))
-                extra_r.setdefault(top, []).append((below, 3))
-        for src, dst, base in ((extra_f, fwd, mt.fwd_rows), (extra_r, rev, mt.rev_rows), (extra_m, mrev, mt.rev_rows)):
-            for k, v in src.items():
-                dst[k] = dst.get(k, base[k]) + tuple(v)
-        self.fwd = mt.base_fwd.patched(fwd)
-        self.rev = mt.base_rev.patched(rev)
-        self.marine_rev = mt.base_rev.patched(mrev)
+                _add_step(fu, fh, top, below, 1)
+                _add_step(fu, fh, below, top, 3)
+                _add_step(ru, rh, below, top, 1)
+                _add_step(ru, rh, top, below, 3)
+        # Where a climb or jump from s leads: up or down a ladder, else up or down a hole (-1: a bottomless one).
+        self.hole_dest: dict[int, int] = {**pits, **feat.pit_up, **feat.ladder}
+        self.fwd = Graph(fu, fh)
+        self.rev = Graph(ru, rh)
+        self.marine_rev = Graph(mu, mh)
         self._goal_maps: dict[Any, list[int]] = {}
         self._dyn: dict[Any, list[int]] = {}
 
@@ -279,6 +276,21 @@ class GameTables:
             m = dijkstra(self.fwd, seeds, self.mt.size, limit)
             self._dyn[key] = m
         return m
+
+
+def _same_price(srcs: tuple[int, ...], c: int) -> tuple[tuple[int, ...], Row | None]:
+    """Graph.split of the row ((s, c) for s in srcs)."""
+    if c == 1 or not srcs:
+        return srcs, None
+    return (), tuple([(s, c) for s in srcs])
+
+
+def _add_step(unit: list[tuple[int, ...]], heavy: list[Row | None], s: int, t: int, c: int) -> None:
+    """Append the step (t, c) to row s of a split graph (as Graph.split of the longer row would have it)."""
+    if c == 1:
+        unit[s] += (t,)
+    else:
+        heavy[s] = (heavy[s] or ()) + ((t, c),)
 
 
 class Goal:
@@ -366,7 +378,7 @@ def facing_toward(b: Board, s: int, t: int, prefer: int = -1) -> int:
     w = b.W
     dx = t % w - s % w
     dy = (t % b.plane) // w - (s % b.plane) // w
-    best, score = 0, -10**9
+    best, score = 0, -(10**9)
     for f in range(4):
         fx, fy = FACE_VEC[f]
         v = (dx * fx + dy * fy) * 4 + (1 if f == prefer else 0)
