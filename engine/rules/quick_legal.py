@@ -10,6 +10,7 @@ the same answers as the full list.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engine.rules.actions import Action
@@ -37,8 +38,9 @@ def quick_turn_legal(state: GameState, pc: Piece, args: tuple[str, ...]) -> bool
     return pc.kind == "stealer" and pc.st != 2 and pc.ap > 0
 
 
-def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list[Action]] | None:
-    """In the Marine action phase: (shoot actions, flame actions) of Marine pc, in legal order.
+def marine_fire_budget(state: GameState, pc: Piece) -> int | None:
+    """In the Marine action phase: Marine pc's AP budget (`_budget(pc, False)`) past the early returns of
+    `_marine_actions`, where its shot and flamer parts (`_marine_shots`, `_marine_flames`) list his shots.
 
     None unless the Marine surely has some legal action (so a caller that needs "has he anything to do?"
     can rely on yes): on the board, standing, with AP or CP for a turn, not held in a lasting fire.
@@ -51,12 +53,50 @@ def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list
     budget = state._budget(pc, False)
     if budget < 1:
         return None  # a quarter turn costs 1: with it, the Marine always has a legal action
-    # Past every early return of _marine_actions, so its own shot and flamer parts list exactly these.
+    return budget
+
+
+def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list[Action]] | None:
+    """In the Marine action phase: (shoot actions, flame actions) of Marine pc, in legal order.
+
+    None when marine_fire_budget is None.
+    """
+    budget = marine_fire_budget(state, pc)
+    if budget is None:
+        return None
     shots: list[Action] = []
     state._marine_shots(pc, budget, shots)
     flames: list[Action] = []
     state._marine_flames(pc, budget, flames)
     return shots, flames
+
+
+def stealer_may_be_seen(state: GameState, pc: Piece, enemies: Iterable[Piece]) -> bool:
+    """False when Marine pc surely sees none of the Genestealers among `enemies` (so none is a shot target).
+
+    `_shoot_targets` (and `_sees`) see a square of his level only when it is in his walls-only view, and one
+    of another level only among `Features.hole_targets`: with no Genestealer on those squares, no line needs
+    checking.
+    """
+    ms = pc.sq
+    if pc.prone or ms < 0:
+        return False
+    b = state.game.board
+    plane = b.plane
+    lvl = ms // plane
+    view = b.static_view(ms, pc.facing)
+    others: frozenset[int] | None = None
+    for q in enemies:
+        if q.kind == "stealer" and (t := q.sq) >= 0:
+            if t // plane == lvl:
+                if t in view:
+                    return True
+            else:
+                if others is None:
+                    others = state.feat.hole_targets(ms, not state.game.pf_ladders)
+                if t in others:
+                    return True
+    return False
 
 
 def stealer_assaults(state: GameState, pc: Piece) -> list[Action] | None:
