@@ -13,7 +13,7 @@ from typing import Any
 from engine.ai.tables import INF, GameTables, Graph, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
-from engine.rules.quick_legal import marine_fire_budget, marine_fire_options, stealer_assaults, stealer_may_be_seen
+from engine.rules.quick_legal import marine_fire_budget, marine_fire_options, stealer_assaults, stealer_may_be_shot
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
 
@@ -204,6 +204,10 @@ class EnemyPicture:
 # sections of the squares in his flamer's arc (Situation.flame_may_pay).
 _FLAME_REACH: tuple[Any, list[int], dict[tuple[int, int, int], frozenset[int]]] = (None, [], {})
 
+# The pieces of the last state seen (state.p's values), its Marines and its other pieces, in that order. Shared
+# between decisions: readers never change these lists.
+_SIDES: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+
 # The picture of the last enemy positions seen (with the tables it was built on).
 _PICTURE: tuple[Any, EnemyPicture | None] = (None, None)
 
@@ -289,14 +293,21 @@ class Situation:
         self._by_actor: dict[str, list[Action]] | None = None
         self._of: dict[str, list[Action]] | None = None
         self._picture: EnemyPicture | None = None
-        marines: list[Any] = []
-        enemies: list[Any] = []
-        for pc in state.p.values():
-            if pc.kind != "marine":
-                enemies.append(pc)
-            elif pc.sq >= 0:
-                marines.append(pc)
-        self.marines = marines
+        # The pieces by side: the same piece objects as at the last decision (the usual case) give the same
+        # split (a piece's kind never changes), so only the Marines' squares are read again.
+        global _SIDES
+        pieces = list(state.p.values())
+        last, squad, enemies = _SIDES
+        if pieces != last:  # identity first: a Piece has no __eq__
+            squad = []
+            enemies = []
+            for pc in pieces:
+                if pc.kind != "marine":
+                    enemies.append(pc)
+                else:
+                    squad.append(pc)
+            _SIDES = (pieces, squad, enemies)
+        self.marines = [pc for pc in squad if pc.sq >= 0]
         self.enemies = enemies
         gt = _last_tables(state)
         self.gt: GameTables = gt
@@ -360,7 +371,7 @@ class Situation:
         st = self.state
         p = st.p
         # A door whose id is also a piece's would pass the filter below: then ask the rules in every case.
-        if not stealer_may_be_seen(st, pc, self.enemies) and st.game.board.doors.keys().isdisjoint(p):
+        if not stealer_may_be_shot(st, pc, self.enemies) and st.game.board.doors.keys().isdisjoint(p):
             return []
         out: list[Action] = []
         st._marine_shots(pc, budget, out)
@@ -391,7 +402,11 @@ class Situation:
         key = (pc.sq, pc.facing, rng)
         reach = memo[2].get(key)
         if reach is None:
-            reach = memo[2][key] = frozenset([sec_id[t] for t in st.feat.arc_squares(b, pc.sq, pc.facing, rng)])
+            # Features.arc_squares lists the squares of his walls-only view (Board.static_view) within range.
+            s = pc.sq
+            brng = b.rng
+            view = b.static_view(s, pc.facing)
+            reach = memo[2][key] = frozenset([sec_id[t] for t in view if brng(s, t) <= rng])
         views = st.feat._views.get(pc.sq)
         if views:
             # This game's holes next to him: their far squares' sections too.

@@ -71,15 +71,15 @@ def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list
     return shots, flames
 
 
-def stealer_may_be_seen(state: GameState, pc: Piece, enemies: Iterable[Piece]) -> bool:
-    """False when Marine pc surely sees none of the Genestealers among `enemies` (so none is a shot target).
+def stealer_may_be_shot(state: GameState, pc: Piece, enemies: Iterable[Piece]) -> bool:
+    """False when Marine pc surely has no shot at any of the Genestealers among `enemies`.
 
-    `_shoot_targets` (and `_sees`) see a square of his level only when it is in his walls-only view, and one
-    of another level only among `Features.hole_targets`: with no Genestealer on those squares, no line needs
-    checking.
+    `_marine_shots` lists none with a jammed gun or no gun; `_shoot_targets` (and `_sees`) see a square of his
+    level only when it is in his walls-only view, and one of another level only among `Features.hole_targets`:
+    with no Genestealer on those squares, no line needs checking.
     """
     ms = pc.sq
-    if pc.prone or ms < 0:
+    if pc.prone or ms < 0 or pc.jam or (pc.ranged != "storm_bolter" and pc.ranged != "assault_cannon"):
         return False
     b = state.game.board
     plane = b.plane
