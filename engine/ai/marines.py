@@ -34,7 +34,8 @@ class _Squad:
         self.pic = pic
         self.tm = pic.threat
         ms = sit.marines
-        self.order = sorted(ms, key=lambda pc: (D[pc.sq], pc.id)) if D is not None else list(ms)
+        # Ids are unique, so the pieces themselves are never compared.
+        self.order = [x[2] for x in sorted([(D[pc.sq], pc.id, pc) for pc in ms])] if D is not None else list(ms)
         self.radius = radius
         self.cp_now = cp_now
         self.rear = self.order[-1] if len(self.order) > 1 else None
@@ -225,11 +226,12 @@ class MarinePlayer:
         """At most `dash_below` enemies (a blip counts 2) within the threat radius of the squad."""
         # The enemies near each Marine's square are kept (as a bit mask) while the enemies stay put.
         pic = sq.pic
-        b = sit.board
         r = sq.radius
+        masks = pic.near_masks(r)
         mask = 0
         for m in sit.marines:
-            mask |= pic.near_mask(b, m.sq, r)
+            x = masks.get(m.sq)
+            mask |= x if x is not None else pic.near_mask(sit.board, m.sq, r)
         return pic.weight(mask) <= self.w.dash_below
 
     def _psi(self, sit: Situation) -> Action | None:
@@ -250,7 +252,10 @@ class MarinePlayer:
     @staticmethod
     def _psi_options(sit: Situation) -> Sequence[Action]:
         """The psychic actions on offer: only an Archivist generates them, so only his options are read."""
-        if "archivist" not in [pc.rank for pc in sit.marines]:
+        for pc in sit.marines:
+            if pc.rank == "archivist":
+                break
+        else:
             return ()
         of = getattr(sit.actions, "of", None)
         if of is None:

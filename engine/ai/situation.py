@@ -158,28 +158,36 @@ class ThreatMap:
 class EnemyPicture:
     """What the Marine player reads off the enemies' positions, kept while they stay put (most of a Marine turn).
 
-    Built from `key` alone (Situation.enemy_key): on-board enemies as 2 * square + (1 for a blip), lurking
-    ones as -1 - their entry's square, in state.p order.
+    Built from `key` alone (Situation.enemy_picture): on-board enemies as 2 * square + (1 for a blip, 0 for a
+    Genestealer), lurking ones as -1 - their entry's square, in state.p order.
     """
 
-    __slots__ = ("_blips", "_near", "_onboard", "key", "threat")
+    __slots__ = ("_blips", "_near", "_onboard", "key", "stealer_squares", "threat")
 
     def __init__(self, gt: GameTables, key: tuple[int, ...]) -> None:
         self.key = key
         seeds = [(x >> 1, 0) if x >= 0 else (-1 - x, 1) for x in key]
         self.threat = ThreatMap(gt.fwd, seeds, gt.mt.size)
         self._onboard = [x >> 1 for x in key if x >= 0]
+        self.stealer_squares = frozenset([x >> 1 for x in key if x >= 0 and not x & 1])
         blips = 0
         for i, x in enumerate([x for x in key if x >= 0]):
             if x & 1:
                 blips |= 1 << i
         self._blips = blips
-        self._near: dict[tuple[int, float], int] = {}
+        self._near: dict[float, dict[int, int]] = {}
+
+    def near_masks(self, r: float) -> dict[int, int]:
+        """The near_mask(_, s, r) found so far, by square s."""
+        masks = self._near.get(r)
+        if masks is None:
+            masks = self._near[r] = {}
+        return masks
 
     def near_mask(self, b: Any, s: int, r: float) -> int:
         """Bit i set when the i-th on-board enemy is on s's level within range r of s (Board.rng)."""
-        key = (s, r)
-        m = self._near.get(key)
+        masks = self.near_masks(r)
+        m = masks.get(s)
         if m is None:
             plane = b.plane
             xs = b.xs
@@ -191,7 +199,7 @@ class EnemyPicture:
             for i, t in enumerate(self._onboard):
                 if t // plane == lvl and max(abs(xs[t] - x), abs(ys[t] - y)) <= r:
                     m |= 1 << i
-            self._near[key] = m
+            masks[s] = m
         return m
 
     def weight(self, mask: int) -> int:
@@ -371,7 +379,9 @@ class Situation:
         st = self.state
         p = st.p
         # A door whose id is also a piece's would pass the filter below: then ask the rules in every case.
-        if not stealer_may_be_shot(st, pc, self.enemies) and st.game.board.doors.keys().isdisjoint(p):
+        if not stealer_may_be_shot(
+            st, pc, self.enemy_picture().stealer_squares
+        ) and st.game.board.doors.keys().isdisjoint(p):
             return []
         out: list[Action] = []
         st._marine_shots(pc, budget, out)

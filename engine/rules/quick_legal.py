@@ -10,7 +10,7 @@ the same answers as the full list.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
 from engine.rules.actions import Action
@@ -71,8 +71,8 @@ def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list
     return shots, flames
 
 
-def stealer_may_be_shot(state: GameState, pc: Piece, enemies: Iterable[Piece]) -> bool:
-    """False when Marine pc surely has no shot at any of the Genestealers among `enemies`.
+def stealer_may_be_shot(state: GameState, pc: Piece, stealer_squares: AbstractSet[int]) -> bool:
+    """False when Marine pc surely has no shot at a Genestealer (`stealer_squares`: the squares they stand on).
 
     `_marine_shots` lists none with a jammed gun or no gun; `_shoot_targets` (and `_sees`) see a square of his
     level only when it is in his walls-only view, and one of another level only among `Features.hole_targets`:
@@ -81,22 +81,11 @@ def stealer_may_be_shot(state: GameState, pc: Piece, enemies: Iterable[Piece]) -
     ms = pc.sq
     if pc.prone or ms < 0 or pc.jam or (pc.ranged != "storm_bolter" and pc.ranged != "assault_cannon"):
         return False
-    b = state.game.board
-    plane = b.plane
-    lvl = ms // plane
-    view = b.static_view(ms, pc.facing)
-    others: frozenset[int] | None = None
-    for q in enemies:
-        if q.kind == "stealer" and (t := q.sq) >= 0:
-            if t // plane == lvl:
-                if t in view:
-                    return True
-            else:
-                if others is None:
-                    others = state.feat.hole_targets(ms, not state.game.pf_ladders)
-                if t in others:
-                    return True
-    return False
+    if not stealer_squares:
+        return False
+    if not state.game.board.static_view(ms, pc.facing).keys().isdisjoint(stealer_squares):
+        return True
+    return not state.feat.hole_targets(ms, not state.game.pf_ladders).isdisjoint(stealer_squares)
 
 
 def stealer_assaults(state: GameState, pc: Piece) -> list[Action] | None:
