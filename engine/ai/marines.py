@@ -276,6 +276,8 @@ class MarinePlayer:
         targets: list[Action] | None = None
         flames: list[Action] | None = None
         if budget is None:
+            if sit.marine_idle(pc):
+                return None  # (his list would be empty)
             mine = sit.actions_of(pid)
             if not mine:
                 return None
@@ -305,10 +307,10 @@ class MarinePlayer:
             a = act("exit", pid)
             if a in sit.legal:
                 return a
-        threatened = sq.tm.within(pc.sq, sq.radius)
+        # "Threatened" (an enemy within the threat radius) is asked only where it decides something.
         if targets is None:
             targets = sit.marine_targets(pc, budget)  # type: ignore[arg-type]
-        if pc.jam and ap >= 1 and (targets or threatened):
+        if pc.jam and ap >= 1 and (targets or sq.tm.within(pc.sq, sq.radius)):
             return act("unjam", pid)
         if targets:
             shot = self._shoot(pc, targets, ap, sit)
@@ -327,7 +329,7 @@ class MarinePlayer:
                 and (pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice)
             ):
                 return act("assault", pid, tid)
-        step = self._move(pc, sq, ap, threatened)
+        step = self._move(pc, sq, ap)
         if step is not None:
             return step
         return self._settle(pc, sq, ap)
@@ -397,7 +399,7 @@ class MarinePlayer:
             need += 0.8
         return best[1] if best[0] >= need else None
 
-    def _move(self, pc: Any, sq: _Squad, ap: int, threatened: bool) -> Action | None:
+    def _move(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
         D = sq.D
         if D is None:
             return None
@@ -415,12 +417,12 @@ class MarinePlayer:
             role = "lead" if idx == 0 else ("rear" if pc is sq.rear else "middle")
         hurry = sq.hurry
         reserve = 0
-        if threatened and not self.novice and not hurry:
+        if not self.novice and not hurry and sq.tm.within(s, sq.radius):  # threatened
             if role == "lead" or role == "rear" or sq.tm.within(s, sq.radius / 2) or len(order) == 1:
                 reserve = 2
         back_ok = False
         allowed = -INF
-        if role == "rear" and w.rear_guard >= 0.5 and threatened and self._threat_behind(pc, sq):
+        if role == "rear" and w.rear_guard >= 0.5 and sq.tm.within(s, sq.radius) and self._threat_behind(pc, sq):
             ahead = order[-2]
             if D[s] - D[ahead.sq] <= w.gap + 1:
                 return None
@@ -538,13 +540,14 @@ class MarinePlayer:
             return None
         sit = sq.sit
         legal = sit.legal
-        if self.novice:
+        # The facing is read only off overwatch and guard: else it is not worked out.
+        if self.novice or pc.ow or pc.guard:
             f = None
         else:
             f = self._threat_facing(pc, sit, sq.tm)
             if f is None and sq.D is not None and sq.rear is not None and pc is sq.rear and self.w.rear_guard >= 0.5:
                 f = (self._path_facing(pc.sq, sq.D, sit) + 2) % 4
-        if f is not None and f != pc.facing and not pc.ow and not pc.guard:
+        if f is not None and f != pc.facing:
             tcost = 2 if (f - pc.facing) % 4 == 2 else 1
             if ap - tcost >= 2:
                 a = act("turn", pc.id, FACES[f])

@@ -13,7 +13,13 @@ from typing import Any
 from engine.ai.tables import INF, GameTables, Graph, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
-from engine.rules.quick_legal import marine_fire_budget, marine_fire_options, stealer_assaults, stealer_may_be_shot
+from engine.rules.quick_legal import (
+    marine_fire_budget,
+    marine_fire_options,
+    marine_idle,
+    stealer_assaults,
+    stealer_may_be_shot,
+)
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
 
@@ -168,7 +174,12 @@ class EnemyPicture:
         self.key = key
         seeds = [(x >> 1, 0) if x >= 0 else (-1 - x, 1) for x in key]
         self.threat = ThreatMap(gt.fwd, seeds, gt.mt.size)
-        self._onboard = [x >> 1 for x in key if x >= 0]
+        b = gt.mt.board
+        plane = b.plane
+        xs = b.xs
+        ys = b.ys
+        # (level, x, y) of each on-board enemy, for Board.rng.
+        self._onboard = [(t // plane, xs[t], ys[t]) for t in [x >> 1 for x in key if x >= 0]]
         self.stealer_squares = frozenset([x >> 1 for x in key if x >= 0 and not x & 1])
         blips = 0
         for i, x in enumerate([x for x in key if x >= 0]):
@@ -189,16 +200,15 @@ class EnemyPicture:
         masks = self.near_masks(r)
         m = masks.get(s)
         if m is None:
-            plane = b.plane
-            xs = b.xs
-            ys = b.ys
-            lvl = s // plane
-            x = xs[s]
-            y = ys[s]
+            lvl = s // b.plane
+            x = b.xs[s]
+            y = b.ys[s]
             m = 0
-            for i, t in enumerate(self._onboard):
-                if t // plane == lvl and max(abs(xs[t] - x), abs(ys[t] - y)) <= r:
-                    m |= 1 << i
+            bit = 1
+            for t_lvl, tx, ty in self._onboard:
+                if t_lvl == lvl and max(abs(tx - x), abs(ty - y)) <= r:
+                    m |= bit
+                bit <<= 1
             masks[s] = m
         return m
 
@@ -373,6 +383,10 @@ class Situation:
         if self._lazy and not self.state.stack:
             return marine_fire_budget(self.state, pc)
         return None
+
+    def marine_idle(self, pc: Any) -> bool:
+        """Marine pc surely has no legal action now (False: ask actions_of)."""
+        return self._lazy and not self.state.stack and marine_idle(self.state, pc)
 
     def marine_targets(self, pc: Any, budget: int) -> list[Action]:
         """Marine pc's shots at Genestealers (his shots at doors left out), in legal order, given fire_budget."""

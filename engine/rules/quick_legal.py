@@ -56,6 +56,18 @@ def marine_fire_budget(state: GameState, pc: Piece) -> int | None:
     return budget
 
 
+def marine_idle(state: GameState, pc: Piece) -> bool:
+    """In the Marine action phase: True when Marine pc surely has no legal action (False: he may have some).
+
+    The first early return of `_marine_actions`: no AP or CP left, no free shot, nothing carried to drop.
+    """
+    if state.phase != "marines" or pc.kind != "marine" or pc.sq < 0:
+        return False
+    if pc.carry or (pc.free and (pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon")):
+        return False
+    return state._budget(pc, False) <= 0
+
+
 def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list[Action]] | None:
     """In the Marine action phase: (shoot actions, flame actions) of Marine pc, in legal order.
 
