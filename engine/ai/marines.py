@@ -34,8 +34,7 @@ class _Squad:
         self.pic = pic
         self.tm = pic.threat
         ms = sit.marines
-        # Ids are unique, so the pieces themselves are never compared.
-        self.order = [x[2] for x in sorted([(D[pc.sq], pc.id, pc) for pc in ms])] if D is not None else list(ms)
+        self.order = sorted(ms, key=lambda pc: (D[pc.sq], pc.id)) if D is not None else list(ms)
         self.radius = radius
         self.cp_now = cp_now
         self.rear = self.order[-1] if len(self.order) > 1 else None
@@ -187,16 +186,20 @@ class MarinePlayer:
         a = self._psi(sit)
         if a is not None:
             return a
-        cands = []
-        if st.active is not None:
-            pc = st.p.get(st.active)
+        # The active Marine first, then the fresh ones front to back; the first with a legal plan acts.
+        legal = sit.legal
+        active = st.active
+        if active is not None:
+            pc = st.p.get(active)
             if pc is not None and pc.sq >= 0:
-                cands.append(pc)
-        cands.extend(pc for pc in sq.order if pc.st == 0 and pc.id != st.active)
-        for pc in cands:
-            a = self._plan(pc, sq)
-            if a is not None and a in sit.legal:
-                return a
+                a = self._plan(pc, sq)
+                if a is not None and a in legal:
+                    return a
+        for pc in sq.order:
+            if pc.st == 0 and pc.id != active:
+                a = self._plan(pc, sq)
+                if a is not None and a in legal:
+                    return a
         return PASS
 
     def _behind_schedule(self, sit: Situation, sq: _Squad) -> bool:
