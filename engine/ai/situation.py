@@ -284,7 +284,7 @@ class Situation:
 
     __slots__ = (
         "_by_actor",
-        "_lazy",
+        "_last",
         "_of",
         "_picture",
         "actions",
@@ -296,21 +296,24 @@ class Situation:
         "marines",
         "state",
     )
+    # Made on first use (see __init__).
+    _last: object
+    _by_actor: dict[str, list[Action]]
+    _of: dict[str, list[Action]]
+    _picture: EnemyPicture
 
     def __init__(self, state: Any, actions: Sequence[Action]) -> None:
         self.state = state
         self.actions = actions
-        # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself.
-        self.legal: LazyLegal | LegalSet
+        # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself. For one, the
+        # Situation is its own `legal` (__contains__: LazyLegal's answers, without an object per decision).
+        self.legal: LazyLegal | LegalSet | Situation
+        # (`_lazy` is `legal is self`.) The memos _last, _by_actor, _of and _picture start unset: each is made on
+        # first use (an unset slot raises AttributeError), which saves four stores on every decision.
         if type(actions) is LegalActions:
-            self._lazy = True
-            self.legal = LazyLegal(actions)
+            self.legal = self
         else:
-            self._lazy = False
             self.legal = LegalSet(actions)
-        self._by_actor: dict[str, list[Action]] | None = None
-        self._of: dict[str, list[Action]] | None = None
-        self._picture: EnemyPicture | None = None
         # The pieces by side: the same piece objects as at the last decision (the usual case) give the same
         # split (a piece's kind never changes), so only the Marines' squares are read again.
         global _SIDES
@@ -325,40 +328,63 @@ class Situation:
                 else:
                     squad.append(pc)
             _SIDES = (pieces, squad, enemies)
-        self.marines = [pc for pc in squad if pc.sq >= 0]
+        # The Marines on the board: the squad list itself (shared, read-only) when none is off it.
+        self.marines = squad
+        for pc in squad:
+            if pc.sq < 0:
+                self.marines = [pc for pc in squad if pc.sq >= 0]
+                break
         self.enemies = enemies
-        gt = _last_tables(state)
+        game, feat, gt = _LAST  # _last_tables(state), inlined
+        if gt is None or game is not state.game or feat is not state.feat:
+            gt = _last_tables(state)
         self.gt: GameTables = gt
         self.board = gt.mt.board
         self.goal = gt.mt.goal
 
+    def __contains__(self, a: object) -> bool:
+        """`a in sit.legal` for a lazy LegalActions (LazyLegal.__contains__: the last action found legal is
+        remembered, as a pick is confirmed several times on its way out)."""
+        try:
+            if a is self._last:
+                return True
+        except AttributeError:
+            pass  # nothing found legal yet
+        if a in self.actions:
+            self._last = a
+            return True
+        return False
+
     @property
     def by_actor(self) -> dict[str, list[Action]]:
         """Legal piece actions grouped by the acting piece's id (built on first use)."""
-        by = self._by_actor
-        if by is None:
-            by = {}
-            no_actor = _NO_ACTOR
-            get = by.get
-            for a in self.actions:
-                args = a.args
-                if args and a.verb not in no_actor:
-                    lst = get(args[0])
-                    if lst is None:
-                        by[args[0]] = [a]
-                    else:
-                        lst.append(a)
-            self._by_actor = by
+        try:
+            return self._by_actor
+        except AttributeError:
+            pass
+        by: dict[str, list[Action]] = {}
+        no_actor = _NO_ACTOR
+        get = by.get
+        for a in self.actions:
+            args = a.args
+            if args and a.verb not in no_actor:
+                lst = get(args[0])
+                if lst is None:
+                    by[args[0]] = [a]
+                else:
+                    lst.append(a)
+        self._by_actor = by
         return by
 
     def actions_of(self, pid: str) -> list[Action]:
         """Legal actions of piece `pid`, in legal order: `by_actor.get(pid, [])` without grouping them all."""
         # A decision asks about one to three pieces, so one filtered scan each beats grouping every action.
-        of = self._of
-        if of is None:
+        try:
+            of = self._of
+        except AttributeError:
             of = self._of = {}
         lst = of.get(pid)
-        if lst is None and self._lazy:
+        if lst is None and self.legal is self:
             lst = of[pid] = self.actions.of(pid)  # type: ignore[attr-defined]
         elif lst is None:
             no_actor = _NO_ACTOR
@@ -370,7 +396,7 @@ class Situation:
 
         None when the rules cannot say cheaply (or the actions came as a plain list): ask actions_of then.
         """
-        if self._lazy and not self.state.stack:
+        if self.legal is self and not self.state.stack:
             return marine_fire_options(self.state, pc)
         return None
 
@@ -380,13 +406,13 @@ class Situation:
         None when the rules cannot say cheaply (or the actions came as a plain list): ask actions_of then.
         With a budget, his shots and flamer shots are `state._marine_shots` / `_marine_flames` (quick_legal).
         """
-        if self._lazy and not self.state.stack:
+        if self.legal is self and not self.state.stack:
             return marine_fire_budget(self.state, pc)
         return None
 
     def marine_idle(self, pc: Any) -> bool:
         """Marine pc surely has no legal action now (False: ask actions_of)."""
-        return self._lazy and not self.state.stack and marine_idle(self.state, pc)
+        return self.legal is self and not self.state.stack and marine_idle(self.state, pc)
 
     def marine_targets(self, pc: Any, budget: int) -> list[Action]:
         """Marine pc's shots at Genestealers (his shots at doors left out), in legal order, given fire_budget."""
@@ -443,7 +469,7 @@ class Situation:
 
     def stealer_assaults(self, pc: Any) -> list[Action] | None:
         """The assault actions of Genestealer pc in the action phase (None: ask actions_of instead)."""
-        if self._lazy and not self.state.stack:
+        if self.legal is self and not self.state.stack:
             return stealer_assaults(self.state, pc)
         return None
 
@@ -509,9 +535,10 @@ class Situation:
 
     def enemy_picture(self) -> EnemyPicture:
         """The EnemyPicture of the enemies' positions now (the same object while they do not change)."""
-        pic = self._picture
-        if pic is not None:
-            return pic
+        try:
+            return self._picture
+        except AttributeError:
+            pass
         global _PICTURE
         entries = self.board.entries
         key = tuple(
