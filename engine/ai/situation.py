@@ -284,7 +284,7 @@ class Situation:
 
     __slots__ = (
         "_by_actor",
-        "_last",
+        "_lazy",
         "_of",
         "_picture",
         "actions",
@@ -297,7 +297,6 @@ class Situation:
         "state",
     )
     # Made on first use (see __init__).
-    _last: object
     _by_actor: dict[str, list[Action]]
     _of: dict[str, list[Action]]
     _picture: EnemyPicture
@@ -305,14 +304,15 @@ class Situation:
     def __init__(self, state: Any, actions: Sequence[Action]) -> None:
         self.state = state
         self.actions = actions
-        # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself. For one, the
-        # Situation is its own `legal` (__contains__: LazyLegal's answers, without an object per decision).
-        self.legal: LazyLegal | LegalSet | Situation
-        # (`_lazy` is `legal is self`.) The memos _last, _by_actor, _of and _picture start unset: each is made on
-        # first use (an unset slot raises AttributeError), which saves four stores on every decision.
+        # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself. The memos
+        # _by_actor, _of and _picture start unset: each is made on first use (an unset slot raises
+        # AttributeError), which saves the stores on every decision.
+        self.legal: LazyLegal | LegalSet
         if type(actions) is LegalActions:
-            self.legal = self
+            self._lazy = True
+            self.legal = LazyLegal(actions)
         else:
+            self._lazy = False
             self.legal = LegalSet(actions)
         # The pieces by side: the same piece objects as at the last decision (the usual case) give the same
         # split (a piece's kind never changes), so only the Marines' squares are read again.
@@ -341,19 +341,6 @@ class Situation:
         self.gt: GameTables = gt
         self.board = gt.mt.board
         self.goal = gt.mt.goal
-
-    def __contains__(self, a: object) -> bool:
-        """`a in sit.legal` for a lazy LegalActions (LazyLegal.__contains__: the last action found legal is
-        remembered, as a pick is confirmed several times on its way out)."""
-        try:
-            if a is self._last:
-                return True
-        except AttributeError:
-            pass  # nothing found legal yet
-        if a in self.actions:
-            self._last = a
-            return True
-        return False
 
     @property
     def by_actor(self) -> dict[str, list[Action]]:
@@ -384,7 +371,7 @@ class Situation:
         except AttributeError:
             of = self._of = {}
         lst = of.get(pid)
-        if lst is None and self.legal is self:
+        if lst is None and self._lazy:
             lst = of[pid] = self.actions.of(pid)  # type: ignore[attr-defined]
         elif lst is None:
             no_actor = _NO_ACTOR
@@ -396,7 +383,7 @@ class Situation:
 
         None when the rules cannot say cheaply (or the actions came as a plain list): ask actions_of then.
         """
-        if self.legal is self and not self.state.stack:
+        if self._lazy and not self.state.stack:
             return marine_fire_options(self.state, pc)
         return None
 
@@ -406,13 +393,13 @@ class Situation:
         None when the rules cannot say cheaply (or the actions came as a plain list): ask actions_of then.
         With a budget, his shots and flamer shots are `state._marine_shots` / `_marine_flames` (quick_legal).
         """
-        if self.legal is self and not self.state.stack:
+        if self._lazy and not self.state.stack:
             return marine_fire_budget(self.state, pc)
         return None
 
     def marine_idle(self, pc: Any) -> bool:
         """Marine pc surely has no legal action now (False: ask actions_of)."""
-        return self.legal is self and not self.state.stack and marine_idle(self.state, pc)
+        return self._lazy and not self.state.stack and marine_idle(self.state, pc)
 
     def marine_targets(self, pc: Any, budget: int) -> list[Action]:
         """Marine pc's shots at Genestealers (his shots at doors left out), in legal order, given fire_budget."""
@@ -469,7 +456,7 @@ class Situation:
 
     def stealer_assaults(self, pc: Any) -> list[Action] | None:
         """The assault actions of Genestealer pc in the action phase (None: ask actions_of instead)."""
-        if self.legal is self and not self.state.stack:
+        if self._lazy and not self.state.stack:
             return stealer_assaults(self.state, pc)
         return None
 
