@@ -238,7 +238,19 @@ class MarinePlayer:
         return pic.weight(mask) <= self.w.dash_below
 
     def _psi(self, sit: Situation) -> Action | None:
+        """A psychic storm on the Genestealer nearest a Marine, within psi_storm_range of him."""
         if self.novice:
+            return None
+        # Only a Genestealer within that range of some Marine (on his level) qualifies: with none, the
+        # Archivist's powers need not be listed (the dear part: every square he could put a barrier on).
+        pic = sit.enemy_picture()
+        R = self.w.psi_storm_range
+        masks = pic.near_masks(R)
+        near = 0
+        for m in sit.marines:
+            x = masks.get(m.sq)
+            near |= x if x is not None else pic.near_mask(sit.board, m.sq, R)
+        if not pic.stealers(near):
             return None
         b = sit.board
         best: tuple[int, Action] | None = None

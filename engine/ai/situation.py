@@ -212,6 +212,10 @@ class EnemyPicture:
             masks[s] = m
         return m
 
+    def stealers(self, mask: int) -> int:
+        """The Genestealers (not blips) among the enemies of `mask`."""
+        return mask & ~self._blips
+
     def weight(self, mask: int) -> int:
         """The enemies of `mask` counted as the Marine player counts them: a blip 2, a Genestealer 1."""
         blips = mask & self._blips
@@ -490,6 +494,9 @@ class Situation:
         if g.kind == "flame":
             if flamer:
                 return self.gt.marine_goal_map("flame", g.flame_squares)
+            cached = self.gt.cached_goal_map("flame-escort")
+            if cached is not None:
+                return cached  # (the mission's section: the same squares every time)
             b = self.board
             inner = [t for t in g.flame_squares if all(n >= 0 and b.section[n] == b.section[t] for n in b.nbr[t])]
             return self.gt.marine_goal_map("flame-escort", inner or g.flame_squares)
