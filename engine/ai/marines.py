@@ -266,7 +266,8 @@ class MarinePlayer:
 
     @staticmethod
     def _psi_options(sit: Situation) -> Sequence[Action]:
-        """The psychic actions on offer: only an Archivist generates them, so only his options are read."""
+        """The psychic actions on offer (at least the storms on single pieces, in legal order): only an
+        Archivist generates them, so only his options are read."""
         for pc in sit.marines:
             if pc.rank == "archivist":
                 break
@@ -276,8 +277,17 @@ class MarinePlayer:
         if of is None:
             return sit.actions
         st = sit.state
-        # A power has no actor; it comes with the Archivist's own actions, so ask the engine for his list.
-        return [a for pc in sit.marines if pc.rank == "archivist" for a in st._own_actions(pc.id) if a.verb == "psi"]
+        # A power has no actor; it comes with the Archivist's own actions. Only his storms on single pieces
+        # are read (below), and the rules can list just those; else ask the engine for his list.
+        out: list[Action] = []
+        for pc in sit.marines:
+            if pc.rank == "archivist":
+                storms = sit.archivist_storms(pc)
+                if storms is None:
+                    out.extend(a for a in st._own_actions(pc.id) if a.verb == "psi")
+                else:
+                    out.extend(storms)
+        return out
 
     def _plan(self, pc: Any, sq: _Squad) -> Action | None:
         sit = sq.sit

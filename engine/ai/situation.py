@@ -14,6 +14,7 @@ from engine.ai.tables import INF, GameTables, Graph, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
 from engine.rules.quick_legal import (
+    archivist_storms,
     marine_fire_budget,
     marine_fire_options,
     marine_idle,
@@ -457,6 +458,13 @@ class Situation:
             if t >= 0 and sec_id[t] in reach:
                 return True
         return False
+
+    def archivist_storms(self, pc: Any) -> list[Action] | None:
+        """The psychic storms on single pieces among Archivist pc's actions in the action phase (None: ask
+        for his whole list instead)."""
+        if self._lazy and not self.state.stack:
+            return archivist_storms(self.state, pc)
+        return None
 
     def stealer_assaults(self, pc: Any) -> list[Action] | None:
         """The assault actions of Genestealer pc in the action phase (None: ask actions_of instead)."""

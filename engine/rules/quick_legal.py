@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
-from engine.rules.actions import Action
+from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX
 from engine.rules.pieces import Piece
 
@@ -98,6 +98,32 @@ def stealer_may_be_shot(state: GameState, pc: Piece, stealer_squares: AbstractSe
     if not state.game.board.static_view(ms, pc.facing).keys().isdisjoint(stealer_squares):
         return True
     return not state.feat.hole_targets(ms, not state.game.pf_ladders).isdisjoint(stealer_squares)
+
+
+def archivist_storms(state: GameState, pc: Piece) -> list[Action] | None:
+    """In the Marine action phase: the psychic storms on single pieces (`psi storm <id>`) among Archivist pc's
+    own actions, in legal order; None when pc is not an Archivist on the board in the Marine phase.
+
+    Repeats the early returns of `_marine_actions` (no AP, CP or free shot; prone; held in a lasting fire),
+    its gate for the powers (once per turn) and the piece storms of `_psi_actions`, without the squares for
+    a force barrier and the section storms.
+    """
+    s = pc.sq
+    if state.phase != "marines" or pc.kind != "marine" or pc.rank != "archivist" or s < 0:
+        return None
+    gun = pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon"
+    if state._budget(pc, False) <= 0 and not (pc.free and gun):
+        return []
+    if pc.prone or (state.game.fire_module and s in state.flames) or state.psi_used or state.psi < 3:
+        return []
+    b = state.game.board
+    plane = b.plane
+    lvl = s // plane
+    return [
+        act("psi", "storm", q.id)
+        for q in state.p.values()
+        if q.kind != "marine" and q.sq >= 0 and q.sq // plane == lvl and b.rng(s, q.sq) <= 6
+    ]
 
 
 def stealer_assaults(state: GameState, pc: Piece) -> list[Action] | None:

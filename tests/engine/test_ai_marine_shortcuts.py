@@ -28,6 +28,23 @@ def _played(mission: str, seed: int, plies: int) -> list[Any]:
     return out
 
 
+def _played_by_players(mission: str, seed: int, plies: int) -> list[Any]:
+    """Some states of a game between the heuristic players (fixed seeds: deterministic)."""
+    from engine.ai.base import make_policy
+
+    game = Game(load_mission(str(sample_mission(mission))))
+    state = game.new_state(seed)
+    players = {"marines": make_policy("heuristic-marines"), "genestealers": make_policy("heuristic-genestealers")}
+    rng = random.Random(seed)
+    out = []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        out.append(state.copy())
+        state.apply(players[state.current_player()].choose(state, state.legal_view(), rng))
+    return out
+
+
 def test_threat_map_answers_like_the_full_map() -> None:
     state = _played("pitfall", 3, 1)[0]
     gt = tables(state.game).for_state(state)
@@ -108,3 +125,56 @@ def test_marine_shortcuts_match_the_rules() -> None:
             else:
                 checked_flames += 1
     assert checked_targets > 0 and checked_flames > 0
+
+
+def test_archivist_storms_are_the_storms_of_his_list() -> None:
+    from engine.rules.quick_legal import archivist_storms
+
+    seen = 0
+    for seed in (1, 2, 3):
+        for st in _played("the_long_drop", seed, 300) + _played_by_players("the_long_drop", seed, 300):
+            if st.phase != "marines" or st.stack:
+                continue
+            for pc in st.p.values():
+                if pc.kind != "marine" or pc.sq < 0:
+                    continue
+                got = archivist_storms(st, pc)
+                if pc.rank != "archivist":
+                    assert got is None
+                    continue
+                own = st._own_actions(pc.id)
+                assert got == [a for a in own if a.verb == "psi" and a.args[0] == "storm" and a.args[1] in st.p]
+                seen += bool(got)
+    assert seen > 0
+
+
+def test_psychic_storm_pick_matches_reading_the_whole_list() -> None:
+    from engine.ai.marines import MarinePlayer
+
+    player = MarinePlayer()
+    picks = 0
+    for seed in (1, 2, 3, 4):
+        for st in _played_by_players("the_long_drop", seed, 300):
+            if st.phase != "marines" or st.stack:
+                continue
+            sit = Situation(st, st.legal_view())
+            if not sit.marines:
+                continue
+            # The plain pick: every psychic action of the Archivists' own lists.
+            b = sit.board
+            best = None
+            for m in sit.marines:
+                if m.rank != "archivist":
+                    continue
+                for a in st._own_actions(m.id):
+                    if a.verb != "psi" or a.args[0] != "storm":
+                        continue
+                    q = st.p.get(a.args[1])
+                    if q is None or q.kind != "stealer":
+                        continue
+                    r = min(b.rng(x.sq, q.sq) for x in sit.marines if x.sq // b.plane == q.sq // b.plane)
+                    if r <= player.w.psi_storm_range and (best is None or r < best[0]):
+                        best = (r, a)
+            assert player._psi(sit) == (best[1] if best else None)
+            picks += best is not None
+    assert picks > 0
