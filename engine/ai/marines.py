@@ -241,6 +241,11 @@ class MarinePlayer:
         """A psychic storm on the Genestealer nearest a Marine, within psi_storm_range of him."""
         if self.novice:
             return None
+        for m in sit.marines:
+            if m.rank == "archivist":
+                break
+        else:
+            return None  # only an Archivist has powers
         # Only a Genestealer within that range of some Marine (on his level) qualifies: with none, the
         # Archivist's powers need not be listed (the dear part: every square he could put a barrier on).
         pic = sit.enemy_picture()
@@ -469,17 +474,26 @@ class MarinePlayer:
         # then prefer a step that needs no turn.
         guide = order[idx - 1].sq if idx > 0 else -1
         best_key: tuple[int, int, int, int, int, int] | None = None
-        mt = sit.gt.mt
         ahead_of = _AHEAD[pc.facing]
         closed = st.closed
-        for t, d in mt.step_dirs[s]:
+        occ = st.occ
+        flames = st.flames
+        nbr = b.nbr
+        plane = b.plane
+        # Board.rng(t, guide) over the tabulated coordinates, for a guide on t's level.
+        xs = b.xs
+        ys = b.ys
+        g_lvl = guide // plane if guide >= 0 else -1
+        gx = xs[guide]
+        gy = ys[guide]
+        for t, d in sit.gt.mt.step_dirs[s]:
             v = D[t]
-            if v >= here or t in st.occ or t in st.flames:
+            if v >= here or t in occ or t in flames:
                 continue
-            near = b.rng(t, guide) if guide >= 0 and guide // b.plane == t // b.plane else 0
+            near = max(abs(xs[t] - gx), abs(ys[t] - gy)) if t // plane == g_lvl else 0
             # A closed door on an equally short way stays shut: opening it costs AP and opens a flank; the
             # square beside a closed side door is where a Genestealer bursts in; straight ahead keeps the file.
-            nb = b.nbr[t]
+            nb = nbr[t]
             beside = (nb[0] in closed) + (nb[2] in closed) + (nb[4] in closed) + (nb[6] in closed)
             # The facing only breaks the last tie: a choice that flips with the facing makes a Marine turn
             # back and forth on the spot.

@@ -62,13 +62,14 @@ class ThreatMap:
         self._heavy = g.heavy
         self._limit = limit
         dist = self.dist = [INF] * size
-        buckets: list[list[int]] = [[] for _ in range(64)]
+        # A few levels are usually all that is asked for: the buckets grow 8 at a time.
+        buckets: list[list[int]] = [[] for _ in range(8)]
         top = 0
         for s, c in seeds:
             if c < dist[s]:
                 dist[s] = c
                 while c >= len(buckets):
-                    buckets.extend([] for _ in range(64))
+                    buckets.extend([] for _ in range(8))
                 buckets[c].append(s)
                 if c > top:
                     top = c
@@ -94,8 +95,8 @@ class ThreatMap:
             if here:
                 n1 = d + 1
                 if n1 >= nb:
-                    buckets.extend([] for _ in range(64))
-                    nb += 64
+                    buckets.extend([] for _ in range(8))
+                    nb += 8
                 nxt = buckets[n1]
                 for s in here:
                     if dist[s] != d:
@@ -111,8 +112,8 @@ class ThreatMap:
                             if nd < dist[t] and nd <= limit:
                                 dist[t] = nd
                                 while nd >= nb:
-                                    buckets.extend([] for _ in range(64))
-                                    nb += 64
+                                    buckets.extend([] for _ in range(8))
+                                    nb += 8
                                 buckets[nd].append(t)
                                 if nd > top:
                                     top = nd
