@@ -579,8 +579,8 @@ class MarinePlayer:
             return None
         sit = sq.sit
         legal = sit.legal
-        # The facing is read only off overwatch and guard: else it is not worked out.
-        if self.novice or pc.ow or pc.guard:
+        # The facing is read only off overwatch and guard, and with AP for a turn and the overwatch after it.
+        if self.novice or pc.ow or pc.guard or ap < 3:
             f = None
         else:
             f = self._threat_facing(pc, sit, sq.tm)
