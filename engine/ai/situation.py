@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from operator import attrgetter
 from typing import Any
 
 from engine.ai.tables import INF, GameTables, Graph, tables
@@ -233,10 +232,8 @@ _FLAME_REACH: tuple[Any, list[int], dict[tuple[int, int, int], frozenset[int]]] 
 # between decisions: readers never change these lists.
 _SIDES: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
 
-# The picture of the last enemy positions seen: (tables it was built on, picture, the enemies list it was last
-# confirmed for, their (square, entry) then).
-_PICTURE: tuple[Any, EnemyPicture | None, list[Any] | None, list[tuple[int, str]]] = (None, None, None, [])
-_SQ_ENTRY = attrgetter("sq", "entry")
+# The picture of the last enemy positions seen (with the tables it was built on).
+_PICTURE: tuple[Any, EnemyPicture | None] = (None, None)
 
 
 class LegalSet:
@@ -546,25 +543,18 @@ class Situation:
         except AttributeError:
             pass
         global _PICTURE
-        enemies = self.enemies
-        # The key is a function of the enemies' kinds, squares and entries: the same piece objects (a piece's
-        # kind never changes) with the same squares and entries as when the last picture was made have its key.
-        poses = list(map(_SQ_ENTRY, enemies))
-        gt, pic, last_enemies, last_poses = _PICTURE
-        if pic is not None and gt is self.gt and last_enemies is enemies and last_poses == poses:
-            self._picture = pic
-            return pic
         entries = self.board.entries
         key = tuple(
             [
                 (pc.sq << 1) + (pc.kind == "blip") if pc.sq >= 0 else -1 - entries[pc.entry]
-                for pc in enemies
+                for pc in self.enemies
                 if pc.sq >= 0 or pc.entry
             ]
         )
+        gt, pic = _PICTURE
         if pic is None or gt is not self.gt or pic.key != key:
             pic = EnemyPicture(self.gt, key)
-        _PICTURE = (self.gt, pic, enemies, poses)
+            _PICTURE = (self.gt, pic)
         self._picture = pic
         return pic
 
