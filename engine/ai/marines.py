@@ -1,9 +1,10 @@
 """The heuristic Marine player (docs/playbook.md, "Marines"), and the novice variant's switches.
 
-Stateless: every decision is recomputed from the state, front Marine first. A Marine shoots what he sees,
-flames groups, walks the squad along the precomputed shortest route to the goal without running ahead,
-and ends his activation on overwatch (or guard) facing where the nearest threat will come from; the last
-Marine covers the rear. Command points are kept for the Genestealer turn: unjam, turn to face, shoot.
+Stateless: every decision is recomputed from the state (with the Situation's exact memos), front Marine
+first. A Marine shoots what he sees, flames groups, walks the squad along the precomputed shortest route to
+the goal without running ahead, and ends his activation on overwatch (or guard) facing where the nearest
+threat will come from; the last Marine covers the rear. Command points are kept for the Genestealer turn:
+unjam, turn to face, shoot.
 """
 
 from __future__ import annotations

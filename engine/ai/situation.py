@@ -2,6 +2,11 @@
 
 Reads the engine's live pieces (`state.p`, `state.occ`, ...) directly rather than through the frozen views,
 because building views for every decision would cost more than the decision itself. Nothing is mutated.
+
+Consecutive decisions mostly see the same pieces and the same enemy positions (a Marine turn moves only
+Marines), so a few module-level memos carry work from one decision to the next, each keyed on exactly what
+it is a function of: the split of the pieces by side (the same piece objects), the EnemyPicture with its
+lazily worked-out ThreatMap (the enemies' squares, kinds and entries), the flamer's reach per pose (the board).
 """
 
 from __future__ import annotations
