@@ -93,7 +93,7 @@ def _marine_phase_states() -> list[Any]:
 
 
 def test_marine_shortcuts_match_the_rules() -> None:
-    checked_targets = checked_flames = 0
+    checked_targets = checked_flames = idle = 0
     for st in _marine_phase_states():
         sit = Situation(st, st.legal_view())
         b = sit.board
@@ -107,6 +107,9 @@ def test_marine_shortcuts_match_the_rules() -> None:
                 near = [e for e in sit.enemies if e.sq >= 0 and e.sq // b.plane == m.sq // b.plane]
                 near = [e for e in near if b.rng(e.sq, m.sq) <= r]
                 assert pic.weight(mask) == sum(2 if e.kind == "blip" else 1 for e in near)
+            if sit.marine_idle(m):
+                assert st.legal_actions_of(m.id) == []
+                idle += 1
             budget = sit.fire_budget(m)
             if budget is None:
                 continue
@@ -124,7 +127,7 @@ def test_marine_shortcuts_match_the_rules() -> None:
                     )
             else:
                 checked_flames += 1
-    assert checked_targets > 0 and checked_flames > 0
+    assert checked_targets > 0 and checked_flames > 0 and idle > 0
 
 
 def test_archivist_storms_are_the_storms_of_his_list() -> None:
