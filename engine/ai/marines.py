@@ -1,9 +1,10 @@
 """The heuristic Marine player (docs/playbook.md, "Marines"), and the novice variant's switches.
 
-Stateless: every decision is recomputed from the state, front Marine first. A Marine shoots what he sees,
-flames groups, walks the squad along the precomputed shortest route to the goal without running ahead,
-and ends his activation on overwatch (or guard) facing where the nearest threat will come from; the last
-Marine covers the rear. Command points are kept for the Genestealer turn: unjam, turn to face, shoot.
+Stateless: every decision is recomputed from the state (with the Situation's exact memos), front Marine
+first. A Marine shoots what he sees, flames groups, walks the squad along the precomputed shortest route to
+the goal without running ahead, and ends his activation on overwatch (or guard) facing where the nearest
+threat will come from; the last Marine covers the rear. Command points are kept for the Genestealer turn:
+unjam, turn to face, shoot.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from engine.ai import decisions as dec
 from engine.ai.base import register
-from engine.ai.situation import Situation
+from engine.ai.situation import EnemyPicture, Situation, ThreatMap
 from engine.ai.tables import INF, facing_toward
 from engine.ai.weights import MarineWeights, defaults, weights_from_params
 from engine.rules.actions import DIRS, FACES, PASS, Action, act
@@ -26,12 +27,13 @@ _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
 class _Squad:
     """Per-decision squad picture shared by every Marine considered."""
 
-    __slots__ = ("D", "cp_now", "de", "hurry", "order", "radius", "rear", "sit")
+    __slots__ = ("D", "cp_now", "hurry", "order", "pic", "radius", "rear", "sit", "tm")
 
-    def __init__(self, sit: Situation, D: list[int] | None, de: list[int], radius: float, cp_now: int) -> None:
+    def __init__(self, sit: Situation, D: list[int] | None, pic: EnemyPicture, radius: float, cp_now: int) -> None:
         self.sit = sit
         self.D = D
-        self.de = de
+        self.pic = pic
+        self.tm = pic.threat
         ms = sit.marines
         self.order = sorted(ms, key=lambda pc: (D[pc.sq], pc.id)) if D is not None else list(ms)
         self.radius = radius
@@ -118,7 +120,7 @@ class MarinePlayer:
         pc = sit.state.p.get(pid)
         if pc is None or pc.sq < 0:
             return None
-        f = self._threat_facing(pc, sit, sit.enemy_map())
+        f = self._threat_facing(pc, sit, sit.enemy_picture().threat)
         if f is None:
             D = sit.marine_goal_map()
             f = self._path_facing(pc.sq, D, sit) if D is not None else pc.facing
@@ -166,28 +168,39 @@ class MarinePlayer:
         if not sit.marines:
             return PASS
         D = sit.marine_goal_map()
-        de = sit.enemy_map()
         w = self.w
         radius = w.threat_radius * (0.5 + w.caution)
-        squad_threat = min([de[pc.sq] for pc in sit.marines])
-        sq = _Squad(sit, D, de, radius, 0)
+        sq = _Squad(sit, D, sit.enemy_picture(), radius, 0)
         sq.hurry = self._behind_schedule(sit, sq)
-        # Command points buy reactions in the Genestealer turn; spend them now only when dashing.
-        if self.novice or w.cp_reserve < 0.5 or sq.hurry or squad_threat > w.keep_cp_within:
+        # Command points buy reactions in the Genestealer turn; spend them now only when dashing, or while no
+        # enemy is within keep_cp_within of the squad (the nearest enemy's cost to a Marine is above it).
+        if self.novice or w.cp_reserve < 0.5 or sq.hurry:
             sq.cp_now = st.cp
-        a = self._psi(sit, de)
+        elif st.cp:  # (with no CP left there is nothing to decide)
+            within = sq.tm.within
+            keep = w.keep_cp_within
+            for pc in sit.marines:
+                if within(pc.sq, keep):
+                    break
+            else:
+                sq.cp_now = st.cp
+        a = self._psi(sit)
         if a is not None:
             return a
-        cands = []
-        if st.active is not None:
-            pc = st.p.get(st.active)
+        # The active Marine first, then the fresh ones front to back; the first with a legal plan acts.
+        legal = sit.legal
+        active = st.active
+        if active is not None:
+            pc = st.p.get(active)
             if pc is not None and pc.sq >= 0:
-                cands.append(pc)
-        cands.extend(pc for pc in sq.order if pc.st == 0 and pc.id != st.active)
-        for pc in cands:
-            a = self._plan(pc, sq)
-            if a is not None and a in sit.legal:
-                return a
+                a = self._plan(pc, sq)
+                if a is not None and a in legal:
+                    return a
+        for pc in sq.order:
+            if pc.st == 0 and pc.id != active:
+                a = self._plan(pc, sq)
+                if a is not None and a in legal:
+                    return a
         return PASS
 
     def _behind_schedule(self, sit: Situation, sq: _Squad) -> bool:
@@ -195,48 +208,55 @@ class MarinePlayer:
         limit = sit.goal.turn_limit
         if sq.D is None or self.novice:
             return False
-        key = [pc for pc in sit.marines if pc.carry] or sq.order[:1]
-        dist = sq.D[key[0].sq]
+        # The carrier's distance, else the front Marine's.
+        key = sq.order[0]
+        for pc in sit.marines:
+            if pc.carry:
+                key = pc
+                break
+        dist = sq.D[key.sq]
         # The goal is within this turn's reach: go for it.
         if dist <= 4 + sit.state.cp:
             return True
+        # The turn limit is near (asked before the dearer count below: either makes it True).
+        if limit is not None:
+            left = limit - sit.state.turn + 1
+            if dist >= INF or dist > 2.6 * max(left, 1) - 2:
+                return True
         # Few enemies near the squad (playbook #10, tempo): dash rather than let blips mass on the flanks.
-        if self._few_near(sit, sq):
-            return True
-        if limit is None:
-            return False
-        left = limit - sit.state.turn + 1
-        return bool(dist >= INF or dist > 2.6 * max(left, 1) - 2)
+        return self._few_near(sit, sq)
 
     def _few_near(self, sit: Situation, sq: _Squad) -> bool:
         """At most `dash_below` enemies (a blip counts 2) within the threat radius of the squad."""
-        # The count only grows, so stop as soon as it passes the bar: same answer, fewer range checks.
-        cap = self.w.dash_below
-        b = sit.board
-        plane = b.plane
-        xs = b.xs
-        ys = b.ys
+        # The enemies near each Marine's square are kept (as a bit mask) while the enemies stay put.
+        pic = sq.pic
         r = sq.radius
-        # Board.rng (Chebyshev range on one level) over the tabulated coordinates, the Marines' read once.
-        spots = [(m.sq // plane, xs[m.sq], ys[m.sq]) for m in sit.marines]
-        near = 0
-        for e in sit.enemies:
-            t = e.sq
-            if t < 0:
-                continue
-            lvl = t // plane
-            x = xs[t]
-            y = ys[t]
-            for m_lvl, mx, my in spots:
-                if m_lvl == lvl and max(abs(mx - x), abs(my - y)) <= r:
-                    near += 2 if e.kind == "blip" else 1
-                    if near > cap:
-                        return False
-                    break
-        return near <= cap
+        masks = pic.near_masks(r)
+        mask = 0
+        for m in sit.marines:
+            x = masks.get(m.sq)
+            mask |= x if x is not None else pic.near_mask(sit.board, m.sq, r)
+        return pic.weight(mask) <= self.w.dash_below
 
-    def _psi(self, sit: Situation, de: list[int]) -> Action | None:
+    def _psi(self, sit: Situation) -> Action | None:
+        """A psychic storm on the Genestealer nearest a Marine, within psi_storm_range of him."""
         if self.novice:
+            return None
+        for m in sit.marines:
+            if m.rank == "archivist":
+                break
+        else:
+            return None  # only an Archivist has powers
+        # Only a Genestealer within that range of some Marine (on his level) qualifies: with none, the
+        # Archivist's powers need not be listed (the dear part: every square he could put a barrier on).
+        pic = sit.enemy_picture()
+        R = self.w.psi_storm_range
+        masks = pic.near_masks(R)
+        near = 0
+        for m in sit.marines:
+            x = masks.get(m.sq)
+            near |= x if x is not None else pic.near_mask(sit.board, m.sq, R)
+        if not pic.stealers(near):
             return None
         b = sit.board
         best: tuple[int, Action] | None = None
@@ -252,15 +272,28 @@ class MarinePlayer:
 
     @staticmethod
     def _psi_options(sit: Situation) -> Sequence[Action]:
-        """The psychic actions on offer: only an Archivist generates them, so only his options are read."""
-        if "archivist" not in [pc.rank for pc in sit.marines]:
+        """The psychic actions on offer (at least the storms on single pieces, in legal order): only an
+        Archivist generates them, so only his options are read."""
+        for pc in sit.marines:
+            if pc.rank == "archivist":
+                break
+        else:
             return ()
         of = getattr(sit.actions, "of", None)
         if of is None:
             return sit.actions
         st = sit.state
-        # A power has no actor; it comes with the Archivist's own actions, so ask the engine for his list.
-        return [a for pc in sit.marines if pc.rank == "archivist" for a in st._own_actions(pc.id) if a.verb == "psi"]
+        # A power has no actor; it comes with the Archivist's own actions. Only his storms on single pieces
+        # are read (below), and the rules can list just those; else ask the engine for his list.
+        out: list[Action] = []
+        for pc in sit.marines:
+            if pc.rank == "archivist":
+                storms = sit.archivist_storms(pc)
+                if storms is None:
+                    out.extend(a for a in st._own_actions(pc.id) if a.verb == "psi")
+                else:
+                    out.extend(storms)
+        return out
 
     def _plan(self, pc: Any, sq: _Squad) -> Action | None:
         sit = sq.sit
@@ -268,27 +301,32 @@ class MarinePlayer:
         b = sit.board
         pid = pc.id
         # Of a Marine's own actions only his shots and flamer shots are read whole; the rest is asked one
-        # action at a time. The rules list just those when they can (he surely has something to do then).
-        opts = sit.fire_options(pc)
-        if opts is None:
+        # action at a time. The rules list just those, and only when asked, when they can (he surely has
+        # something to do then: `budget` is not None).
+        budget = sit.fire_budget(pc)
+        targets: list[Action] | None = None
+        flames: list[Action] | None = None
+        if budget is None:
+            if sit.marine_idle(pc):
+                return None  # (his list would be empty)
             mine = sit.actions_of(pid)
             if not mine:
                 return None
-            shots = [a for a in mine if a.verb == "shoot"]
+            targets = [a for a in mine if a.verb == "shoot" and a.args[1] in st.p]
             flames = [a for a in mine if a.verb == "flame"]
-        else:
-            shots, flames = opts
         ap = pc.ap + sq.cp_now if pc.st != 2 else sq.cp_now
         if ap <= 0 and not pc.free:
             return None
         if pc.prone:
-            f = self._threat_facing(pc, sit, sq.de)
+            f = self._threat_facing(pc, sit, sq.tm)
             if f is None:
                 f = self._path_facing(pc.sq, sq.D, sit) if sq.D is not None else 0
             return act("stand", pid, FACES[f if f is not None and f >= 0 else 0])
         goal = sit.goal
         # The mission's own target first: flame the section, leave by the exit.
         if goal.kind == "flame" and pc.ranged == "heavy_flamer":
+            if flames is None:
+                flames = sit.marine_flames(pc, budget)  # type: ignore[arg-type]
             for a in flames:
                 if a.verb == "flame":
                     t = b.parse_sq(a.args[1])
@@ -300,26 +338,29 @@ class MarinePlayer:
             a = act("exit", pid)
             if a in sit.legal:
                 return a
-        threatened = sq.de[pc.sq] <= sq.radius
-        targets = [a for a in shots if a.args[1] in st.p]
-        if pc.jam and ap >= 1 and (targets or threatened):
+        # "Threatened" (an enemy within the threat radius) is asked only where it decides something.
+        if targets is None:
+            targets = sit.marine_targets(pc, budget)  # type: ignore[arg-type]
+        if pc.jam and ap >= 1 and (targets or sq.tm.within(pc.sq, sq.radius)):
             return act("unjam", pid)
         if targets:
             shot = self._shoot(pc, targets, ap, sit)
             if shot is not None:
                 return shot
         if pc.ranged == "heavy_flamer" and ap >= 2:
-            burn = self._flame(pc, flames, sit)
+            burn = self._flame(pc, flames, budget, sit)
             if burn is not None:
                 return burn
         front = b.nbr[pc.sq][pc.facing * 2]
         if front >= 0 and ap >= 1:
             tid = st.occ.get(front)
-            if tid is not None and st.p[tid].kind == "stealer" and (
-                pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice
+            if (
+                tid is not None
+                and st.p[tid].kind == "stealer"
+                and (pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice)
             ):
                 return act("assault", pid, tid)
-        step = self._move(pc, sq, ap, threatened)
+        step = self._move(pc, sq, ap)
         if step is not None:
             return step
         return self._settle(pc, sq, ap)
@@ -348,7 +389,16 @@ class MarinePlayer:
             return best[1]
         return None
 
-    def _flame(self, pc: Any, mine: Sequence[Action], sit: Situation) -> Action | None:
+    def _flame(self, pc: Any, mine: Sequence[Action] | None, budget: int | None, sit: Situation) -> Action | None:
+        """The flamer shot worth taking; `mine` is his list of flamer shots (None: ask the rules, with `budget`)."""
+        need = 0.5 if self.novice else self.w.flamer_min
+        if mine is None:
+            # A shot is worth something only with an enemy in its section; none in any section his flamer
+            # could reach from here means every shot is worth 0 or less, below any positive bar (see below).
+            bar = need + (0.8 if pc.ammo <= 2 and not self.novice else 0.0)
+            if bar > 0 and not sit.flame_may_pay(pc):
+                return None
+            mine = sit.marine_flames(pc, budget)  # type: ignore[arg-type]
         b = sit.board
         st = sit.state
         best: tuple[float, Action] | None = None
@@ -372,16 +422,15 @@ class MarinePlayer:
                 best = (v, a)
         if best is None:
             return None
-        need = 0.5 if self.novice else self.w.flamer_min
         # A Genestealer about to strike is worth a shot on its own: the glove loses most fights.
-        if not self.novice and best[0] > 0 and sit.enemy_map()[pc.sq] <= 2:
+        if not self.novice and best[0] > 0 and sit.enemy_picture().threat.within(pc.sq, 2):
             need = min(need, 0.8)
         # Fuel is finite: a last shot is kept for a real group.
         if pc.ammo <= 2 and not self.novice:
             need += 0.8
         return best[1] if best[0] >= need else None
 
-    def _move(self, pc: Any, sq: _Squad, ap: int, threatened: bool) -> Action | None:
+    def _move(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
         D = sq.D
         if D is None:
             return None
@@ -399,16 +448,16 @@ class MarinePlayer:
             role = "lead" if idx == 0 else ("rear" if pc is sq.rear else "middle")
         hurry = sq.hurry
         reserve = 0
-        if threatened and not self.novice and not hurry:
-            if role == "lead" or role == "rear" or sq.de[s] <= sq.radius / 2 or len(order) == 1:
+        if not self.novice and not hurry and sq.tm.within(s, sq.radius):  # threatened
+            if role == "lead" or role == "rear" or sq.tm.within(s, sq.radius / 2) or len(order) == 1:
                 reserve = 2
         back_ok = False
         allowed = -INF
-        if role == "rear" and w.rear_guard >= 0.5 and threatened and self._threat_behind(pc, sq):
+        if role == "rear" and w.rear_guard >= 0.5 and sq.tm.within(s, sq.radius) and self._threat_behind(pc, sq):
             ahead = order[-2]
             if D[s] - D[ahead.sq] <= w.gap + 1:
                 return None
-            f = self._threat_facing(pc, sit, sq.de)
+            f = self._threat_facing(pc, sit, sq.tm)
             if f is not None and f != pc.facing:
                 return None  # turn to face it first (the activation ends on overwatch)
             back_ok = True  # shuffle backwards, still facing the threat
@@ -421,28 +470,37 @@ class MarinePlayer:
             return None
         # The ladder, if climbing it is the way.
         lad = st.feat.ladder.get(s)
-        best_t, best_v = -1, here
+        best_t, best_v, best_d = -1, here, 0
         # Among equally short steps, stay on the route of the Marine ahead (the squad must not split),
         # then prefer a step that needs no turn.
         guide = order[idx - 1].sq if idx > 0 else -1
         best_key: tuple[int, int, int, int, int, int] | None = None
-        mt = sit.gt.mt
         ahead_of = _AHEAD[pc.facing]
         closed = st.closed
-        for t, d in mt.step_dirs[s]:
+        occ = st.occ
+        flames = st.flames
+        nbr = b.nbr
+        plane = b.plane
+        # Board.rng(t, guide) over the tabulated coordinates, for a guide on t's level.
+        xs = b.xs
+        ys = b.ys
+        g_lvl = guide // plane if guide >= 0 else -1
+        gx = xs[guide]
+        gy = ys[guide]
+        for t, d in sit.gt.mt.step_dirs[s]:
             v = D[t]
-            if v >= here or t in st.occ or t in st.flames:
+            if v >= here or t in occ or t in flames:
                 continue
-            near = b.rng(t, guide) if guide >= 0 and guide // b.plane == t // b.plane else 0
+            near = max(abs(xs[t] - gx), abs(ys[t] - gy)) if t // plane == g_lvl else 0
             # A closed door on an equally short way stays shut: opening it costs AP and opens a flank; the
             # square beside a closed side door is where a Genestealer bursts in; straight ahead keeps the file.
-            nb = b.nbr[t]
+            nb = nbr[t]
             beside = (nb[0] in closed) + (nb[2] in closed) + (nb[4] in closed) + (nb[6] in closed)
             # The facing only breaks the last tie: a choice that flips with the facing makes a Marine turn
             # back and forth on the spot.
             key = (v, 1 if t in closed else 0, beside, d % 2, near, ahead_of[d])
             if best_key is None or key < best_key:
-                best_key, best_t, best_v = key, t, v
+                best_key, best_t, best_v, best_d = key, t, v, d
         if lad is not None and D[lad] + 3 <= best_v and lad not in st.occ and ap - 2 >= reserve:
             a = act("climb", pc.id)
             if a in sit.legal:
@@ -456,7 +514,7 @@ class MarinePlayer:
                 return a
             if a in sit.legal:
                 return None
-        d = _dir_index(b, s, best_t)
+        d = best_d  # the direction of the step s -> best_t
         dx, dy = DIR_VEC[d]
         fx, fy = FACE_VEC[pc.facing]
         dot = dx * fx + dy * fy
@@ -500,12 +558,13 @@ class MarinePlayer:
         D = sq.D
         if D is None:
             return True
-        n = _toward_threat(pc.sq, sq.de, sq.sit)
+        n = sq.tm.toward(pc.sq, sq.sit.gt.mt.steps[pc.sq])
         return n >= 0 and D[n] >= D[pc.sq]
 
-    def _threat_facing(self, pc: Any, sit: Situation, de: list[int]) -> int | None:
-        n = _toward_threat(pc.sq, de, sit)
-        if n < 0 or de[pc.sq] >= INF:
+    def _threat_facing(self, pc: Any, sit: Situation, tm: ThreatMap) -> int | None:
+        """The facing toward the neighbour the nearest enemy would come through (None: none is coming)."""
+        n = tm.toward(pc.sq, sit.gt.mt.steps[pc.sq])
+        if n < 0 or tm.value(pc.sq) >= INF:
             return None
         return facing_toward(sit.board, pc.sq, n, prefer=pc.facing)
 
@@ -521,13 +580,14 @@ class MarinePlayer:
             return None
         sit = sq.sit
         legal = sit.legal
-        if self.novice:
+        # The facing is read only off overwatch and guard, and with AP for a turn and the overwatch after it.
+        if self.novice or pc.ow or pc.guard or ap < 3:
             f = None
         else:
-            f = self._threat_facing(pc, sit, sq.de)
+            f = self._threat_facing(pc, sit, sq.tm)
             if f is None and sq.D is not None and sq.rear is not None and pc is sq.rear and self.w.rear_guard >= 0.5:
                 f = (self._path_facing(pc.sq, sq.D, sit) + 2) % 4
-        if f is not None and f != pc.facing and not pc.ow and not pc.guard:
+        if f is not None and f != pc.facing:
             tcost = 2 if (f - pc.facing) % 4 == 2 else 1
             if ap - tcost >= 2:
                 a = act("turn", pc.id, FACES[f])
@@ -538,7 +598,7 @@ class MarinePlayer:
             a = act("overwatch", pc.id)
             if a in legal:
                 return a
-        if not shooter and not pc.guard and (sq.de[pc.sq] <= sq.radius or pc.ranged == "none"):
+        if not shooter and not pc.guard and (sq.tm.within(pc.sq, sq.radius) or pc.ranged == "none"):
             a = act("guard", pc.id)
             if a in legal:
                 return a
@@ -556,19 +616,7 @@ def _dir_index(b: Any, s: int, t: int) -> int:
 
 _DIR_OF = {v: i for i, v in enumerate(DIR_VEC)}
 # _AHEAD[facing][d]: 0 when a step in direction d goes forward for that facing (positive dot product), else 1.
-_AHEAD = [
-    tuple(0 if DIR_VEC[d][0] * fx + DIR_VEC[d][1] * fy > 0 else 1 for d in range(8)) for fx, fy in FACE_VEC
-]
-
-
-def _toward_threat(s: int, de: list[int], sit: Situation) -> int:
-    """The neighbour of s the nearest enemy would come through (-1 when none is coming)."""
-    best_t, best_v = -1, de[s]
-    for t in sit.gt.mt.steps[s]:
-        v = de[t]
-        if v < best_v:
-            best_t, best_v = t, v
-    return best_t
+_AHEAD = [tuple(0 if DIR_VEC[d][0] * fx + DIR_VEC[d][1] * fy > 0 else 1 for d in range(8)) for fx, fy in FACE_VEC]
 
 
 def heuristic_marines(params: dict[str, float]) -> MarinePlayer:

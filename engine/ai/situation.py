@@ -2,17 +2,30 @@
 
 Reads the engine's live pieces (`state.p`, `state.occ`, ...) directly rather than through the frozen views,
 because building views for every decision would cost more than the decision itself. Nothing is mutated.
+
+Consecutive decisions mostly see the same pieces and the same enemy positions (a Marine turn moves only
+Marines), so a few module-level memos carry work from one decision to the next, each keyed on exactly what
+it is a function of: the split of the pieces by side (the same piece objects), the EnemyPicture with its
+lazily worked-out ThreatMap (the enemies' squares, kinds and entries), the flamer's reach per pose (the board).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine.ai.tables import INF, GameTables, tables
+from engine.ai.tables import INF, GameTables, Graph, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
-from engine.rules.quick_legal import marine_fire_options, stealer_assaults
+from engine.rules.quick_legal import (
+    archivist_storms,
+    marine_fire_budget,
+    marine_fire_options,
+    marine_idle,
+    stealer_assaults,
+    stealer_may_be_shot,
+)
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
 
@@ -30,6 +43,202 @@ def _last_tables(state: Any) -> GameTables:
     gt = tables(state.game).for_state(state)
     _LAST = (state.game, state.feat, gt)
     return gt
+
+
+# How far an enemy's walking cost is worked out: only the squad's neighbourhood matters (threat radius,
+# facing toward the threat). Farther squares read INF.
+THREAT_LIMIT = 40
+
+
+class ThreatMap:
+    """The enemies' walking cost to each square (`dijkstra(gt.fwd, seeds, size, THREAT_LIMIT)`), worked out lazily.
+
+    A Marine decision reads the map at the Marines' squares and next to them, and mostly only asks "within
+    the threat radius?": the bucket Dijkstra runs level by level only as far as the questions need, and
+    resumes from there for a later question (the map is kept while the enemies stay put, i.e. for most of a
+    Marine turn). Exact: after the levels up to d are expanded, every square whose true cost is at most d + 1
+    holds it, and any other square holds more than d + 1 (a tentative cost is never below the true one).
+    """
+
+    __slots__ = ("_buckets", "_heavy", "_limit", "_next", "_top", "_unit", "dist")
+
+    def __init__(self, g: Graph, seeds: Iterable[tuple[int, int]], size: int, limit: int = THREAT_LIMIT) -> None:
+        self._unit = g.unit
+        self._heavy = g.heavy
+        self._limit = limit
+        dist = self.dist = [INF] * size
+        # A few levels are usually all that is asked for: the buckets grow 8 at a time.
+        buckets: list[list[int]] = [[] for _ in range(8)]
+        top = 0
+        for s, c in seeds:
+            if c < dist[s]:
+                dist[s] = c
+                while c >= len(buckets):
+                    buckets.extend([] for _ in range(8))
+                buckets[c].append(s)
+                if c > top:
+                    top = c
+        # Every edge costs at least 1, so a square at `limit` pushes nothing: levels from `limit` on are idle.
+        self._top = min(top, limit - 1)
+        self._buckets = buckets
+        self._next = 0  # the first level not expanded yet
+
+    def _expand(self, upto: int) -> None:
+        """Expand the levels up to `upto` (tables.dijkstra's loop, stopped and resumed between levels)."""
+        d = self._next
+        top = self._top
+        if d > upto or d > top:
+            return
+        unit = self._unit
+        heavy = self._heavy
+        dist = self.dist
+        buckets = self._buckets
+        nb = len(buckets)
+        limit = self._limit
+        while d <= top and d <= upto:
+            here = buckets[d]
+            if here:
+                n1 = d + 1
+                if n1 >= nb:
+                    buckets.extend([] for _ in range(8))
+                    nb += 8
+                nxt = buckets[n1]
+                for s in here:
+                    if dist[s] != d:
+                        continue  # a stale entry: s was reached cheaper after it was queued here
+                    for t in unit[s]:
+                        if n1 < dist[t]:
+                            dist[t] = n1
+                            nxt.append(t)
+                    h = heavy[s]
+                    if h is not None:
+                        for t, c in h:
+                            nd = d + c
+                            if nd < dist[t] and nd <= limit:
+                                dist[t] = nd
+                                while nd >= nb:
+                                    buckets.extend([] for _ in range(8))
+                                    nb += 8
+                                buckets[nd].append(t)
+                                if nd > top:
+                                    top = nd
+                buckets[d] = []  # expanded for good: let the list go
+                if nxt and n1 > top:
+                    top = n1
+                if top >= limit:
+                    top = limit - 1
+            d += 1
+        self._next = d
+        self._top = top
+
+    def value(self, s: int) -> int:
+        """The cost at s (INF beyond the limit); afterwards every square cheaper than that holds its cost too."""
+        dist = self.dist
+        v = dist[s]
+        if v > self._next and self._next <= self._top:
+            # Once the levels up to v - 1 are expanded, every square of cost <= v holds it: so does s, whose
+            # cost is at most v (or the map is complete).
+            self._expand(v - 1)
+            v = dist[s]
+        return v
+
+    def within(self, s: int, r: float) -> bool:
+        """value(s) <= r, expanding only the levels below r."""
+        v = self.dist[s]
+        if v <= r:
+            return True  # a tentative cost is never below the true one
+        if r >= INF:
+            return self.value(s) <= r
+        if not r >= 0:
+            return False  # no cost is negative (nor below NaN)
+        k = math.floor(r)
+        if k - 1 >= self._next:
+            self._expand(k - 1)
+            v = self.dist[s]
+        return v <= r
+
+    def toward(self, s: int, steps: Sequence[int]) -> int:
+        """The first of the squares `steps` with the least cost below s's (-1 when none is cheaper)."""
+        best_t, best_v = -1, self.value(s)
+        dist = self.dist  # every square cheaper than s holds its cost now; the others are not picked
+        for t in steps:
+            v = dist[t]
+            if v < best_v:
+                best_t, best_v = t, v
+        return best_t
+
+
+class EnemyPicture:
+    """What the Marine player reads off the enemies' positions, kept while they stay put (most of a Marine turn).
+
+    Built from `key` alone (Situation.enemy_picture): on-board enemies as 2 * square + (1 for a blip, 0 for a
+    Genestealer), lurking ones as -1 - their entry's square, in state.p order.
+    """
+
+    __slots__ = ("_blips", "_near", "_onboard", "key", "stealer_squares", "threat")
+
+    def __init__(self, gt: GameTables, key: tuple[int, ...]) -> None:
+        self.key = key
+        seeds = [(x >> 1, 0) if x >= 0 else (-1 - x, 1) for x in key]
+        self.threat = ThreatMap(gt.fwd, seeds, gt.mt.size)
+        b = gt.mt.board
+        plane = b.plane
+        xs = b.xs
+        ys = b.ys
+        # (level, x, y) of each on-board enemy, for Board.rng.
+        self._onboard = [(t // plane, xs[t], ys[t]) for t in [x >> 1 for x in key if x >= 0]]
+        self.stealer_squares = frozenset([x >> 1 for x in key if x >= 0 and not x & 1])
+        blips = 0
+        for i, x in enumerate([x for x in key if x >= 0]):
+            if x & 1:
+                blips |= 1 << i
+        self._blips = blips
+        self._near: dict[float, dict[int, int]] = {}
+
+    def near_masks(self, r: float) -> dict[int, int]:
+        """The near_mask(_, s, r) found so far, by square s."""
+        masks = self._near.get(r)
+        if masks is None:
+            masks = self._near[r] = {}
+        return masks
+
+    def near_mask(self, b: Any, s: int, r: float) -> int:
+        """Bit i set when the i-th on-board enemy is on s's level within range r of s (Board.rng)."""
+        masks = self.near_masks(r)
+        m = masks.get(s)
+        if m is None:
+            lvl = s // b.plane
+            x = b.xs[s]
+            y = b.ys[s]
+            m = 0
+            bit = 1
+            for t_lvl, tx, ty in self._onboard:
+                if t_lvl == lvl and max(abs(tx - x), abs(ty - y)) <= r:
+                    m |= bit
+                bit <<= 1
+            masks[s] = m
+        return m
+
+    def stealers(self, mask: int) -> int:
+        """The Genestealers (not blips) among the enemies of `mask`."""
+        return mask & ~self._blips
+
+    def weight(self, mask: int) -> int:
+        """The enemies of `mask` counted as the Marine player counts them: a blip 2, a Genestealer 1."""
+        blips = mask & self._blips
+        return mask.bit_count() + blips.bit_count()
+
+
+# Per board: each square's section as an int, and per Marine pose and flamer range (square, facing, range) the
+# sections of the squares in his flamer's arc (Situation.flame_may_pay).
+_FLAME_REACH: tuple[Any, list[int], dict[tuple[int, int, int], frozenset[int]]] = (None, [], {})
+
+# The pieces of the last state seen (state.p's values), its Marines and its other pieces, in that order. Shared
+# between decisions: readers never change these lists.
+_SIDES: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+
+# The picture of the last enemy positions seen (with the tables it was built on).
+_PICTURE: tuple[Any, EnemyPicture | None] = (None, None)
 
 
 class LegalSet:
@@ -84,12 +293,31 @@ class LazyLegal:
 class Situation:
     """One decision's snapshot: legal actions indexed by actor, pieces by side, the game's tables."""
 
-    __slots__ = ("_by_actor", "_lazy", "_of", "actions", "board", "enemies", "goal", "gt", "legal", "marines", "state")
+    __slots__ = (
+        "_by_actor",
+        "_lazy",
+        "_of",
+        "_picture",
+        "actions",
+        "board",
+        "enemies",
+        "goal",
+        "gt",
+        "legal",
+        "marines",
+        "state",
+    )
+    # Made on first use (see __init__).
+    _by_actor: dict[str, list[Action]]
+    _of: dict[str, list[Action]]
+    _picture: EnemyPicture
 
     def __init__(self, state: Any, actions: Sequence[Action]) -> None:
         self.state = state
         self.actions = actions
-        # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself.
+        # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself. The memos
+        # _by_actor, _of and _picture start unset: each is made on first use (an unset slot raises
+        # AttributeError), which saves the stores on every decision.
         self.legal: LazyLegal | LegalSet
         if type(actions) is LegalActions:
             self._lazy = True
@@ -97,18 +325,30 @@ class Situation:
         else:
             self._lazy = False
             self.legal = LegalSet(actions)
-        self._by_actor: dict[str, list[Action]] | None = None
-        self._of: dict[str, list[Action]] | None = None
-        marines: list[Any] = []
-        enemies: list[Any] = []
-        for pc in state.p.values():
-            if pc.kind != "marine":
-                enemies.append(pc)
-            elif pc.sq >= 0:
-                marines.append(pc)
-        self.marines = marines
+        # The pieces by side: the same piece objects as at the last decision (the usual case) give the same
+        # split (a piece's kind never changes), so only the Marines' squares are read again.
+        global _SIDES
+        pieces = list(state.p.values())
+        last, squad, enemies = _SIDES
+        if pieces != last:  # identity first: a Piece has no __eq__
+            squad = []
+            enemies = []
+            for pc in pieces:
+                if pc.kind != "marine":
+                    enemies.append(pc)
+                else:
+                    squad.append(pc)
+            _SIDES = (pieces, squad, enemies)
+        # The Marines on the board: the squad list itself (shared, read-only) when none is off it.
+        self.marines = squad
+        for pc in squad:
+            if pc.sq < 0:
+                self.marines = [pc for pc in squad if pc.sq >= 0]
+                break
         self.enemies = enemies
-        gt = _last_tables(state)
+        game, feat, gt = _LAST  # _last_tables(state), inlined
+        if gt is None or game is not state.game or feat is not state.feat:
+            gt = _last_tables(state)
         self.gt: GameTables = gt
         self.board = gt.mt.board
         self.goal = gt.mt.goal
@@ -116,27 +356,30 @@ class Situation:
     @property
     def by_actor(self) -> dict[str, list[Action]]:
         """Legal piece actions grouped by the acting piece's id (built on first use)."""
-        by = self._by_actor
-        if by is None:
-            by = {}
-            no_actor = _NO_ACTOR
-            get = by.get
-            for a in self.actions:
-                args = a.args
-                if args and a.verb not in no_actor:
-                    lst = get(args[0])
-                    if lst is None:
-                        by[args[0]] = [a]
-                    else:
-                        lst.append(a)
-            self._by_actor = by
+        try:
+            return self._by_actor
+        except AttributeError:
+            pass
+        by: dict[str, list[Action]] = {}
+        no_actor = _NO_ACTOR
+        get = by.get
+        for a in self.actions:
+            args = a.args
+            if args and a.verb not in no_actor:
+                lst = get(args[0])
+                if lst is None:
+                    by[args[0]] = [a]
+                else:
+                    lst.append(a)
+        self._by_actor = by
         return by
 
     def actions_of(self, pid: str) -> list[Action]:
         """Legal actions of piece `pid`, in legal order: `by_actor.get(pid, [])` without grouping them all."""
         # A decision asks about one to three pieces, so one filtered scan each beats grouping every action.
-        of = self._of
-        if of is None:
+        try:
+            of = self._of
+        except AttributeError:
             of = self._of = {}
         lst = of.get(pid)
         if lst is None and self._lazy:
@@ -153,6 +396,80 @@ class Situation:
         """
         if self._lazy and not self.state.stack:
             return marine_fire_options(self.state, pc)
+        return None
+
+    def fire_budget(self, pc: Any) -> int | None:
+        """Marine pc's AP budget for a shot in the action phase when he surely has some legal action.
+
+        None when the rules cannot say cheaply (or the actions came as a plain list): ask actions_of then.
+        With a budget, his shots and flamer shots are `state._marine_shots` / `_marine_flames` (quick_legal).
+        """
+        if self._lazy and not self.state.stack:
+            return marine_fire_budget(self.state, pc)
+        return None
+
+    def marine_idle(self, pc: Any) -> bool:
+        """Marine pc surely has no legal action now (False: ask actions_of)."""
+        return self._lazy and not self.state.stack and marine_idle(self.state, pc)
+
+    def marine_targets(self, pc: Any, budget: int) -> list[Action]:
+        """Marine pc's shots at Genestealers (his shots at doors left out), in legal order, given fire_budget."""
+        st = self.state
+        p = st.p
+        # A door whose id is also a piece's would pass the filter below: then ask the rules in every case.
+        if not stealer_may_be_shot(
+            st, pc, self.enemy_picture().stealer_squares
+        ) and st.game.board.doors.keys().isdisjoint(p):
+            return []
+        out: list[Action] = []
+        st._marine_shots(pc, budget, out)
+        return [a for a in out if a.args[1] in p]
+
+    def marine_flames(self, pc: Any, budget: int) -> list[Action]:
+        """Marine pc's flamer shots, in legal order, given fire_budget."""
+        out: list[Action] = []
+        self.state._marine_flames(pc, budget, out)
+        return out
+
+    def flame_may_pay(self, pc: Any) -> bool:
+        """Some enemy stands in a section that the flamer of Marine pc could reach from his pose.
+
+        A flamer target is a square of his front arc within flamer range, or one seen through a hole
+        (FireRules._flame_targets): the sections of all of those, visible or not, count.
+        """
+        global _FLAME_REACH
+        b = self.board
+        st = self.state
+        rng = st.game.flamer_range
+        memo = _FLAME_REACH
+        if memo[0] is not b:
+            ids: dict[tuple[int, str | None], int] = {}
+            sec_id = [ids.setdefault((s // b.plane, b.section[s]), len(ids)) for s in range(b.size)]
+            memo = _FLAME_REACH = (b, sec_id, {})
+        sec_id = memo[1]
+        key = (pc.sq, pc.facing, rng)
+        reach = memo[2].get(key)
+        if reach is None:
+            # Features.arc_squares lists the squares of his walls-only view (Board.static_view) within range.
+            s = pc.sq
+            brng = b.rng
+            view = b.static_view(s, pc.facing)
+            reach = memo[2][key] = frozenset([sec_id[t] for t in view if brng(s, t) <= rng])
+        views = st.feat._views.get(pc.sq)
+        if views:
+            # This game's holes next to him: their far squares' sections too.
+            reach = reach.union([sec_id[t] for _here, there, opp, _upper in views for t in (there, opp) if t >= 0])
+        for q in self.enemies:
+            t = q.sq
+            if t >= 0 and sec_id[t] in reach:
+                return True
+        return False
+
+    def archivist_storms(self, pc: Any) -> list[Action] | None:
+        """The psychic storms on single pieces among Archivist pc's actions in the action phase (None: ask
+        for his whole list instead)."""
+        if self._lazy and not self.state.stack:
+            return archivist_storms(self.state, pc)
         return None
 
     def stealer_assaults(self, pc: Any) -> list[Action] | None:
@@ -191,6 +508,9 @@ class Situation:
         if g.kind == "flame":
             if flamer:
                 return self.gt.marine_goal_map("flame", g.flame_squares)
+            cached = self.gt.cached_goal_map("flame-escort")
+            if cached is not None:
+                return cached  # (the mission's section: the same squares every time)
             b = self.board
             inner = [t for t in g.flame_squares if all(n >= 0 and b.section[n] == b.section[t] for n in b.nbr[t])]
             return self.gt.marine_goal_map("flame-escort", inner or g.flame_squares)
@@ -220,6 +540,28 @@ class Situation:
         seeds = [(x, 0) if x >= 0 else (-1 - x, 1) for x in flat]
         # Only the squad's neighbourhood matters (threat radius, facing toward the threat).
         return gt.from_seeds(key, seeds, limit=40)
+
+    def enemy_picture(self) -> EnemyPicture:
+        """The EnemyPicture of the enemies' positions now (the same object while they do not change)."""
+        try:
+            return self._picture
+        except AttributeError:
+            pass
+        global _PICTURE
+        entries = self.board.entries
+        key = tuple(
+            [
+                (pc.sq << 1) + (pc.kind == "blip") if pc.sq >= 0 else -1 - entries[pc.entry]
+                for pc in self.enemies
+                if pc.sq >= 0 or pc.entry
+            ]
+        )
+        gt, pic = _PICTURE
+        if pic is None or gt is not self.gt or pic.key != key:
+            pic = EnemyPicture(self.gt, key)
+            _PICTURE = (self.gt, pic)
+        self._picture = pic
+        return pic
 
     def sees(self, m: Any, t: int) -> bool:
         """Marine m has line of sight to square t now."""

@@ -10,9 +10,10 @@ the same answers as the full list.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
-from engine.rules.actions import Action
+from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX
 from engine.rules.pieces import Piece
 
@@ -37,8 +38,9 @@ def quick_turn_legal(state: GameState, pc: Piece, args: tuple[str, ...]) -> bool
     return pc.kind == "stealer" and pc.st != 2 and pc.ap > 0
 
 
-def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list[Action]] | None:
-    """In the Marine action phase: (shoot actions, flame actions) of Marine pc, in legal order.
+def marine_fire_budget(state: GameState, pc: Piece) -> int | None:
+    """In the Marine action phase: Marine pc's AP budget (`_budget(pc, False)`) past the early returns of
+    `_marine_actions`, where its shot and flamer parts (`_marine_shots`, `_marine_flames`) list his shots.
 
     None unless the Marine surely has some legal action (so a caller that needs "has he anything to do?"
     can rely on yes): on the board, standing, with AP or CP for a turn, not held in a lasting fire.
@@ -51,12 +53,77 @@ def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list
     budget = state._budget(pc, False)
     if budget < 1:
         return None  # a quarter turn costs 1: with it, the Marine always has a legal action
-    # Past every early return of _marine_actions, so its own shot and flamer parts list exactly these.
+    return budget
+
+
+def marine_idle(state: GameState, pc: Piece) -> bool:
+    """In the Marine action phase: True when Marine pc surely has no legal action (False: he may have some).
+
+    The first early return of `_marine_actions`: no AP or CP left, no free shot, nothing carried to drop.
+    """
+    if state.phase != "marines" or pc.kind != "marine" or pc.sq < 0:
+        return False
+    if pc.carry or (pc.free and (pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon")):
+        return False
+    return state._budget(pc, False) <= 0
+
+
+def marine_fire_options(state: GameState, pc: Piece) -> tuple[list[Action], list[Action]] | None:
+    """In the Marine action phase: (shoot actions, flame actions) of Marine pc, in legal order.
+
+    None when marine_fire_budget is None.
+    """
+    budget = marine_fire_budget(state, pc)
+    if budget is None:
+        return None
     shots: list[Action] = []
     state._marine_shots(pc, budget, shots)
     flames: list[Action] = []
     state._marine_flames(pc, budget, flames)
     return shots, flames
+
+
+def stealer_may_be_shot(state: GameState, pc: Piece, stealer_squares: AbstractSet[int]) -> bool:
+    """False when Marine pc surely has no shot at a Genestealer (`stealer_squares`: the squares they stand on).
+
+    `_marine_shots` lists none with a jammed gun or no gun; `_shoot_targets` (and `_sees`) see a square of his
+    level only when it is in his walls-only view, and one of another level only among `Features.hole_targets`:
+    with no Genestealer on those squares, no line needs checking.
+    """
+    ms = pc.sq
+    if pc.prone or ms < 0 or pc.jam or (pc.ranged != "storm_bolter" and pc.ranged != "assault_cannon"):
+        return False
+    if not stealer_squares:
+        return False
+    if not state.game.board.static_view(ms, pc.facing).keys().isdisjoint(stealer_squares):
+        return True
+    return not state.feat.hole_targets(ms, not state.game.pf_ladders).isdisjoint(stealer_squares)
+
+
+def archivist_storms(state: GameState, pc: Piece) -> list[Action] | None:
+    """In the Marine action phase: the psychic storms on single pieces (`psi storm <id>`) among Archivist pc's
+    own actions, in legal order; None when pc is not an Archivist on the board in the Marine phase.
+
+    Repeats the early returns of `_marine_actions` (no AP, CP or free shot; prone; held in a lasting fire),
+    its gate for the powers (once per turn) and the piece storms of `_psi_actions`, without the squares for
+    a force barrier and the section storms.
+    """
+    s = pc.sq
+    if state.phase != "marines" or pc.kind != "marine" or pc.rank != "archivist" or s < 0:
+        return None
+    gun = pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon"
+    if state._budget(pc, False) <= 0 and not (pc.free and gun):
+        return []
+    if pc.prone or (state.game.fire_module and s in state.flames) or state.psi_used or state.psi < 3:
+        return []
+    b = state.game.board
+    plane = b.plane
+    lvl = s // plane
+    return [
+        act("psi", "storm", q.id)
+        for q in state.p.values()
+        if q.kind != "marine" and q.sq >= 0 and q.sq // plane == lvl and b.rng(s, q.sq) <= 6
+    ]
 
 
 def stealer_assaults(state: GameState, pc: Piece) -> list[Action] | None:

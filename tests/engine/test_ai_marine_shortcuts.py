@@ -1,0 +1,183 @@
+"""The Marine player's shortcuts answer what the plain computations answer: the lazily worked-out threat map,
+the enemies-near count kept as bit masks, the shots asked only when a Genestealer may be seen, the flamer
+asked only when an enemy stands where it could reach. The golden games pin the decisions, these the pieces."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.ai.situation import THREAT_LIMIT, Situation, ThreatMap
+from engine.ai.tables import INF, dijkstra, tables
+from engine.mission import load_mission
+from engine.resources import sample_mission
+from engine.rules.game import Game
+
+
+def _played(mission: str, seed: int, plies: int) -> list[Any]:
+    """Some states of a random game (fixed seeds: deterministic)."""
+    game = Game(load_mission(str(sample_mission(mission))))
+    state = game.new_state(seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        out.append(state.copy())
+        state.apply(rng.choice(state.legal_actions()))
+    return out
+
+
+def _played_by_players(mission: str, seed: int, plies: int) -> list[Any]:
+    """Some states of a game between the heuristic players (fixed seeds: deterministic)."""
+    from engine.ai.base import make_policy
+
+    game = Game(load_mission(str(sample_mission(mission))))
+    state = game.new_state(seed)
+    players = {"marines": make_policy("heuristic-marines"), "genestealers": make_policy("heuristic-genestealers")}
+    rng = random.Random(seed)
+    out = []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        out.append(state.copy())
+        state.apply(players[state.current_player()].choose(state, state.legal_view(), rng))
+    return out
+
+
+def test_threat_map_answers_like_the_full_map() -> None:
+    state = _played("pitfall", 3, 1)[0]
+    gt = tables(state.game).for_state(state)
+    size = gt.mt.size
+    steps = gt.mt.steps
+    floor = [s for s in range(size) if steps[s]]
+    rng = random.Random(2)
+    for limit in (1, 3, 12, THREAT_LIMIT, INF):
+        for _ in range(20):
+            seeds = [(rng.choice(floor), rng.choice([0, 0, 1])) for _ in range(rng.randrange(1, 9))]
+            full = dijkstra(gt.fwd, seeds, size, limit)
+            tm = ThreatMap(gt.fwd, seeds, size, limit)
+            for _ in range(30):
+                s = rng.choice(floor)
+                q = rng.randrange(3)
+                if q == 0:
+                    r = rng.choice([0, 0.5, 2, 3.0, 6, 17.5, 45, float(INF), -1.0])
+                    assert tm.within(s, r) == (full[s] <= r)
+                elif q == 1:
+                    assert tm.value(s) == full[s]
+                else:
+                    best_t, best_v = -1, full[s]
+                    for t in steps[s]:
+                        if full[t] < best_v:
+                            best_t, best_v = t, full[t]
+                    assert tm.toward(s, steps[s]) == best_t
+            for s in floor:
+                assert tm.value(s) == full[s]
+            assert tm.dist == full
+            # A first question on a fresh map expands only as far as it needs: then every square answers.
+            for r in (0, 1, 2.5, 6.0, 13):
+                tm = ThreatMap(gt.fwd, seeds, size, limit)
+                assert [s for s in floor if tm.within(s, r)] == [s for s in floor if full[s] <= r]
+                tm = ThreatMap(gt.fwd, seeds, size, limit)
+                s = rng.choice(floor)
+                v = tm.value(s)
+                assert v == full[s]
+                assert all(tm.dist[t] == full[t] for t in floor if full[t] <= v)
+
+
+def _marine_phase_states() -> list[Any]:
+    out = []
+    for mission, seed in (("pitfall", 5), ("pitfall", 8), ("the_long_drop", 4), ("recover_the_relic", 6)):
+        out.extend(st for st in _played(mission, seed, 400) if st.phase == "marines" and not st.stack)
+    return out
+
+
+def test_marine_shortcuts_match_the_rules() -> None:
+    checked_targets = checked_flames = idle = 0
+    for st in _marine_phase_states():
+        sit = Situation(st, st.legal_view())
+        b = sit.board
+        pic = sit.enemy_picture()
+        # The threat map of the picture is the map of the enemies' seeds.
+        assert all(pic.threat.value(s) == v for s, v in enumerate(sit.enemy_map()) if v < INF or s % 7 == 0)
+        for m in sit.marines:
+            # Enemies near the squad, counted one by one.
+            for r in (1.0, 3.0, 6.0):
+                mask = pic.near_mask(b, m.sq, r)
+                near = [e for e in sit.enemies if e.sq >= 0 and e.sq // b.plane == m.sq // b.plane]
+                near = [e for e in near if b.rng(e.sq, m.sq) <= r]
+                assert pic.weight(mask) == sum(2 if e.kind == "blip" else 1 for e in near)
+            if sit.marine_idle(m):
+                assert st.legal_actions_of(m.id) == []
+                idle += 1
+            budget = sit.fire_budget(m)
+            if budget is None:
+                continue
+            mine = st.legal_actions_of(m.id)
+            shots = [a for a in mine if a.verb == "shoot" and a.args[1] in st.p]
+            assert sit.marine_targets(m, budget) == shots
+            checked_targets += bool(shots)
+            flames = [a for a in mine if a.verb == "flame"]
+            assert sit.marine_flames(m, budget) == flames
+            if not sit.flame_may_pay(m):
+                for a in flames:
+                    t = b.parse_sq(a.args[1])
+                    assert not any(
+                        st.occ.get(s) in sit.state.p and st.p[st.occ[s]].kind != "marine" for s in b.section_squares(t)
+                    )
+            else:
+                checked_flames += 1
+    assert checked_targets > 0 and checked_flames > 0 and idle > 0
+
+
+def test_archivist_storms_are_the_storms_of_his_list() -> None:
+    from engine.rules.quick_legal import archivist_storms
+
+    seen = 0
+    for seed in (1, 2, 3):
+        for st in _played("the_long_drop", seed, 300) + _played_by_players("the_long_drop", seed, 300):
+            if st.phase != "marines" or st.stack:
+                continue
+            for pc in st.p.values():
+                if pc.kind != "marine" or pc.sq < 0:
+                    continue
+                got = archivist_storms(st, pc)
+                if pc.rank != "archivist":
+                    assert got is None
+                    continue
+                own = st._own_actions(pc.id)
+                assert got == [a for a in own if a.verb == "psi" and a.args[0] == "storm" and a.args[1] in st.p]
+                seen += bool(got)
+    assert seen > 0
+
+
+def test_psychic_storm_pick_matches_reading_the_whole_list() -> None:
+    from engine.ai.marines import MarinePlayer
+
+    player = MarinePlayer()
+    picks = 0
+    for seed in (1, 2, 3, 4):
+        for st in _played_by_players("the_long_drop", seed, 300):
+            if st.phase != "marines" or st.stack:
+                continue
+            sit = Situation(st, st.legal_view())
+            if not sit.marines:
+                continue
+            # The plain pick: every psychic action of the Archivists' own lists.
+            b = sit.board
+            best = None
+            for m in sit.marines:
+                if m.rank != "archivist":
+                    continue
+                for a in st._own_actions(m.id):
+                    if a.verb != "psi" or a.args[0] != "storm":
+                        continue
+                    q = st.p.get(a.args[1])
+                    if q is None or q.kind != "stealer":
+                        continue
+                    r = min(b.rng(x.sq, q.sq) for x in sit.marines if x.sq // b.plane == q.sq // b.plane)
+                    if r <= player.w.psi_storm_range and (best is None or r < best[0]):
+                        best = (r, a)
+            assert player._psi(sit) == (best[1] if best else None)
+            picks += best is not None
+    assert picks > 0
