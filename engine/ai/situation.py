@@ -11,11 +11,10 @@ lazily worked-out ThreatMap (the enemies' squares, kinds and entries), the flame
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine.ai.tables import INF, GameTables, Graph, tables
+from engine.ai.tables import INF, GameTables, Graph, LazyMap, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
 from engine.rules.quick_legal import (
@@ -50,122 +49,18 @@ def _last_tables(state: Any) -> GameTables:
 THREAT_LIMIT = 40
 
 
-class ThreatMap:
+class ThreatMap(LazyMap):
     """The enemies' walking cost to each square (`dijkstra(gt.fwd, seeds, size, THREAT_LIMIT)`), worked out lazily.
 
     A Marine decision reads the map at the Marines' squares and next to them, and mostly only asks "within
-    the threat radius?": the bucket Dijkstra runs level by level only as far as the questions need, and
-    resumes from there for a later question (the map is kept while the enemies stay put, i.e. for most of a
-    Marine turn). Exact: after the levels up to d are expanded, every square whose true cost is at most d + 1
-    holds it, and any other square holds more than d + 1 (a tentative cost is never below the true one).
+    the threat radius?": the levels are expanded only as far as the questions need, and resumed for a later
+    question (the map is kept while the enemies stay put, i.e. for most of a Marine turn).
     """
 
-    __slots__ = ("_buckets", "_heavy", "_limit", "_next", "_top", "_unit", "dist")
+    __slots__ = ()
 
     def __init__(self, g: Graph, seeds: Iterable[tuple[int, int]], size: int, limit: int = THREAT_LIMIT) -> None:
-        self._unit = g.unit
-        self._heavy = g.heavy
-        self._limit = limit
-        dist = self.dist = [INF] * size
-        # A few levels are usually all that is asked for: the buckets grow 8 at a time.
-        buckets: list[list[int]] = [[] for _ in range(8)]
-        top = 0
-        for s, c in seeds:
-            if c < dist[s]:
-                dist[s] = c
-                while c >= len(buckets):
-                    buckets.extend([] for _ in range(8))
-                buckets[c].append(s)
-                if c > top:
-                    top = c
-        # Every edge costs at least 1, so a square at `limit` pushes nothing: levels from `limit` on are idle.
-        self._top = min(top, limit - 1)
-        self._buckets = buckets
-        self._next = 0  # the first level not expanded yet
-
-    def _expand(self, upto: int) -> None:
-        """Expand the levels up to `upto` (tables.dijkstra's loop, stopped and resumed between levels)."""
-        d = self._next
-        top = self._top
-        if d > upto or d > top:
-            return
-        unit = self._unit
-        heavy = self._heavy
-        dist = self.dist
-        buckets = self._buckets
-        nb = len(buckets)
-        limit = self._limit
-        while d <= top and d <= upto:
-            here = buckets[d]
-            if here:
-                n1 = d + 1
-                if n1 >= nb:
-                    buckets.extend([] for _ in range(8))
-                    nb += 8
-                nxt = buckets[n1]
-                for s in here:
-                    if dist[s] != d:
-                        continue  # a stale entry: s was reached cheaper after it was queued here
-                    for t in unit[s]:
-                        if n1 < dist[t]:
-                            dist[t] = n1
-                            nxt.append(t)
-                    h = heavy[s]
-                    if h is not None:
-                        for t, c in h:
-                            nd = d + c
-                            if nd < dist[t] and nd <= limit:
-                                dist[t] = nd
-                                while nd >= nb:
-                                    buckets.extend([] for _ in range(8))
-                                    nb += 8
-                                buckets[nd].append(t)
-                                if nd > top:
-                                    top = nd
-                buckets[d] = []  # expanded for good: let the list go
-                if nxt and n1 > top:
-                    top = n1
-                if top >= limit:
-                    top = limit - 1
-            d += 1
-        self._next = d
-        self._top = top
-
-    def value(self, s: int) -> int:
-        """The cost at s (INF beyond the limit); afterwards every square cheaper than that holds its cost too."""
-        dist = self.dist
-        v = dist[s]
-        if v > self._next and self._next <= self._top:
-            # Once the levels up to v - 1 are expanded, every square of cost <= v holds it: so does s, whose
-            # cost is at most v (or the map is complete).
-            self._expand(v - 1)
-            v = dist[s]
-        return v
-
-    def within(self, s: int, r: float) -> bool:
-        """value(s) <= r, expanding only the levels below r."""
-        v = self.dist[s]
-        if v <= r:
-            return True  # a tentative cost is never below the true one
-        if r >= INF:
-            return self.value(s) <= r
-        if not r >= 0:
-            return False  # no cost is negative (nor below NaN)
-        k = math.floor(r)
-        if k - 1 >= self._next:
-            self._expand(k - 1)
-            v = self.dist[s]
-        return v <= r
-
-    def toward(self, s: int, steps: Sequence[int]) -> int:
-        """The first of the squares `steps` with the least cost below s's (-1 when none is cheaper)."""
-        best_t, best_v = -1, self.value(s)
-        dist = self.dist  # every square cheaper than s holds its cost now; the others are not picked
-        for t in steps:
-            v = dist[t]
-            if v < best_v:
-                best_t, best_v = t, v
-        return best_t
+        super().__init__(g, seeds, size, limit)
 
 
 class EnemyPicture:

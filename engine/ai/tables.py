@@ -8,7 +8,8 @@ Dijkstra over small integer costs, which is several times cheaper than heapq on 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.rules.board import DIR_VEC, FACE_VEC, Board
@@ -62,63 +63,139 @@ def dijkstra(
     `base`, a finished map over the same graph (and limit), adds its seeds: the result is the least of
     the two, and only the squares the new seeds improve are visited.
     """
-    # Hot: ~25 maps a game. The least costs are unique, so any exact shortest-path order gives the same
-    # map: cost-1 edges (nearly all) are relaxed in a tight loop into the next bucket, the rest generally.
-    # A finished map is a valid start: it already satisfies every edge, so only improvements propagate.
+    # Hot: ~25 maps a game. A finished map is a valid start: it already satisfies every edge, so only
+    # improvements propagate.
     g = radj if isinstance(radj, Graph) else Graph.of(radj)
-    unit = g.unit
-    heavy = g.heavy
-    dist = list(base) if base is not None else [INF] * size
-    buckets: list[list[int]] = [[] for _ in range(64)]
-    nb = 64
-    top = 0
-    for s, c in seeds:
-        if c < dist[s]:
-            dist[s] = c
-            while c >= nb:
-                buckets.extend([] for _ in range(64))
-                nb += 64
-            buckets[c].append(s)
-            if c > top:
-                top = c
-    # Every edge costs at least 1, so a square at `limit` pushes nothing: levels from `limit` on are idle.
-    if top >= limit:
-        top = limit - 1
-    d = 0
-    while d <= top:
-        here = buckets[d]
-        if here:
-            n1 = d + 1
-            if n1 >= nb:
-                buckets.extend([] for _ in range(64))
-                nb += 64
-            nxt = buckets[n1]
-            # An entry is stale when s was reached cheaper after it was queued here (only a dear edge queues a
-            # square beyond the next level). It is expanded again rather than skipped: it was expanded at its
-            # least cost already, so nothing relaxes now, and the rare redo costs less than testing every square.
-            for s in here:
-                for t in unit[s]:
-                    if n1 < dist[t]:
-                        dist[t] = n1
-                        nxt.append(t)
-                h = heavy[s]
-                if h is not None:
-                    for t, c in h:
-                        nd = d + c
-                        if nd < dist[t] and nd <= limit:
-                            dist[t] = nd
-                            while nd >= nb:
-                                buckets.extend([] for _ in range(64))
-                                nb += 64
-                            buckets[nd].append(t)
-                            if nd > top:
-                                top = nd
-            if nxt and n1 > top:
-                top = n1
-            if top >= limit:
-                top = limit - 1
-        d += 1
-    return dist
+    m = LazyMap(g, seeds, size, limit, base)
+    m.expand(INF)
+    return m.dist
+
+
+class LazyMap:
+    """`dijkstra(g, seeds, size, limit, base)` worked out level by level, only as far as it is read.
+
+    A bucket Dijkstra: the least costs are unique, so any exact shortest-path order gives the same map;
+    cost-1 edges (nearly all) are relaxed in a tight loop into the next bucket, the rest generally. Exact at
+    every stop: after the levels up to d are expanded, every square whose true cost is at most d + 1 holds
+    it, and any other square holds more than d + 1 (a tentative cost is never below the true one).
+    `value`, `within` and `toward` expand only the levels their answer needs.
+    """
+
+    __slots__ = ("_buckets", "_heavy", "_limit", "_next", "_top", "_unit", "dist")
+
+    def __init__(
+        self,
+        g: Graph,
+        seeds: Iterable[tuple[int, int]],
+        size: int,
+        limit: int = INF,
+        base: list[int] | None = None,
+    ) -> None:
+        self._unit = g.unit
+        self._heavy = g.heavy
+        self._limit = limit
+        dist = self.dist = list(base) if base is not None else [INF] * size
+        # A few levels are often all that is asked for: the buckets grow 8 at a time.
+        buckets: list[list[int]] = [[] for _ in range(8)]
+        top = 0
+        for s, c in seeds:
+            if c < dist[s]:
+                dist[s] = c
+                while c >= len(buckets):
+                    buckets.extend([] for _ in range(8))
+                buckets[c].append(s)
+                if c > top:
+                    top = c
+        # Every edge costs at least 1, so a square at `limit` pushes nothing: levels from `limit` on are idle.
+        self._top = min(top, limit - 1)
+        self._buckets = buckets
+        self._next = 0  # the first level not expanded yet
+
+    def expand(self, upto: int) -> None:
+        """Expand the levels up to `upto` (INF: the whole map), resuming where the last call stopped."""
+        d = self._next
+        top = self._top
+        if d > upto or d > top:
+            return
+        unit = self._unit
+        heavy = self._heavy
+        dist = self.dist
+        buckets = self._buckets
+        nb = len(buckets)
+        limit = self._limit
+        while d <= top and d <= upto:
+            here = buckets[d]
+            if here:
+                n1 = d + 1
+                if n1 >= nb:
+                    buckets.extend([] for _ in range(8))
+                    nb += 8
+                nxt = buckets[n1]
+                # An entry is stale when s was reached cheaper after it was queued here (only a dear edge queues
+                # a square beyond the next level). It is expanded again rather than skipped: it was expanded at
+                # its least cost already, so nothing relaxes now, and the rare redo costs less than testing
+                # every square.
+                for s in here:
+                    for t in unit[s]:
+                        if n1 < dist[t]:
+                            dist[t] = n1
+                            nxt.append(t)
+                    h = heavy[s]
+                    if h is not None:
+                        for t, c in h:
+                            nd = d + c
+                            if nd < dist[t] and nd <= limit:
+                                dist[t] = nd
+                                while nd >= nb:
+                                    buckets.extend([] for _ in range(8))
+                                    nb += 8
+                                buckets[nd].append(t)
+                                if nd > top:
+                                    top = nd
+                buckets[d] = []  # expanded for good: let the list go
+                if nxt and n1 > top:
+                    top = n1
+                if top >= limit:
+                    top = limit - 1
+            d += 1
+        self._next = d
+        self._top = top
+
+    def value(self, s: int) -> int:
+        """The cost at s (INF beyond the limit); afterwards every square cheaper than that holds its cost too."""
+        dist = self.dist
+        v = dist[s]
+        if v > self._next and self._next <= self._top:
+            # Once the levels up to v - 1 are expanded, every square of cost <= v holds it: so does s, whose
+            # cost is at most v (or the map is complete).
+            self.expand(v - 1)
+            v = dist[s]
+        return v
+
+    def within(self, s: int, r: float) -> bool:
+        """value(s) <= r, expanding only the levels below r."""
+        v = self.dist[s]
+        if v <= r:
+            return True  # a tentative cost is never below the true one
+        if r >= INF:
+            return self.value(s) <= r
+        if not r >= 0:
+            return False  # no cost is negative (nor below NaN)
+        k = math.floor(r)
+        if k - 1 >= self._next:
+            self.expand(k - 1)
+            v = self.dist[s]
+        return v <= r
+
+    def toward(self, s: int, steps: Sequence[int]) -> int:
+        """The first of the squares `steps` with the least cost below s's (-1 when none is cheaper)."""
+        best_t, best_v = -1, self.value(s)
+        dist = self.dist  # every square cheaper than s holds its cost now; the others are not picked
+        for t in steps:
+            v = dist[t]
+            if v < best_v:
+                best_t, best_v = t, v
+        return best_t
 
 
 def _static_steps(b: Board) -> list[tuple[int, ...]]:

@@ -17,7 +17,8 @@ dice come from ``dice`` (ScriptedDice: running out raises).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.mission.codec import mission_from_dict
@@ -176,3 +177,22 @@ def perft(state: GameState, depth: int) -> int:
         child.apply(a)
         total += perft(child, depth - 1) if not child.is_terminal() else 1
     return total
+
+
+def played_states(
+    game: Game, seed: int, plies: int, choose: Callable[[GameState, random.Random], Any] | None = None
+) -> list[GameState]:
+    """Copies of the states of one game from `seed`, before each of its first `plies` actions.
+
+    `choose(state, rng)` picks each action (default: a uniformly random legal one); rng is seeded with `seed`,
+    so the states are the same on every run.
+    """
+    state = game.new_state(seed)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        out.append(state.copy())
+        state.apply(choose(state, rng) if choose is not None else rng.choice(state.legal_actions()))
+    return out

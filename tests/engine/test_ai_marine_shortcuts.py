@@ -12,37 +12,25 @@ from engine.ai.tables import INF, dijkstra, tables
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.game import Game
+from engine.rules.testing import played_states
 
 
 def _played(mission: str, seed: int, plies: int) -> list[Any]:
     """Some states of a random game (fixed seeds: deterministic)."""
-    game = Game(load_mission(str(sample_mission(mission))))
-    state = game.new_state(seed)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        out.append(state.copy())
-        state.apply(rng.choice(state.legal_actions()))
-    return out
+    return played_states(Game(load_mission(str(sample_mission(mission)))), seed, plies)
 
 
 def _played_by_players(mission: str, seed: int, plies: int) -> list[Any]:
     """Some states of a game between the heuristic players (fixed seeds: deterministic)."""
     from engine.ai.base import make_policy
 
-    game = Game(load_mission(str(sample_mission(mission))))
-    state = game.new_state(seed)
     players = {"marines": make_policy("heuristic-marines"), "genestealers": make_policy("heuristic-genestealers")}
-    rng = random.Random(seed)
-    out = []
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        out.append(state.copy())
-        state.apply(players[state.current_player()].choose(state, state.legal_view(), rng))
-    return out
+    return played_states(
+        Game(load_mission(str(sample_mission(mission)))),
+        seed,
+        plies,
+        lambda state, rng: players[state.current_player()].choose(state, state.legal_view(), rng),
+    )
 
 
 def test_threat_map_answers_like_the_full_map() -> None:

@@ -13,20 +13,13 @@ from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.actions import Action
 from engine.rules.game import Game
+from engine.rules.testing import played_states
 
 
 def _played(seed: int, plies: int) -> tuple[Game, list[Any]]:
     """Some states of a random Pitfall game (fixed seeds: deterministic)."""
     game = Game(load_mission(str(sample_mission("pitfall"))))
-    state = game.new_state(seed)
-    rng = random.Random(seed)
-    out = []
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        out.append(state.copy())
-        state.apply(rng.choice(state.legal_actions()))
-    return game, out
+    return game, played_states(game, seed, plies)
 
 
 def test_warm_started_map_is_the_map_of_all_seeds() -> None:
@@ -85,9 +78,13 @@ def test_genestealer_maps_follow_the_marines() -> None:
     assert changes > 0  # the Marines did move in this game, so the memo was invalidated at least once
 
 
-
-def _heap_dijkstra(rows: list[tuple[tuple[int, int], ...]], seeds: list[tuple[int, int]], size: int,
-                   limit: int, base: list[int] | None = None) -> list[int]:
+def _heap_dijkstra(
+    rows: list[tuple[tuple[int, int], ...]],
+    seeds: list[tuple[int, int]],
+    size: int,
+    limit: int,
+    base: list[int] | None = None,
+) -> list[int]:
     """The textbook heap Dijkstra: the reference the bucket version (unit edges apart) must match."""
     import heapq
 
