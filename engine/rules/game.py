@@ -387,7 +387,8 @@ class GameState(PhaseRules):
         options = self._drain()
         # The log entry (the `log` property makes it an Event when read); dice.take() and a.text(), inlined.
         dice = self.dice._pending
-        self._log.append((turn, player, a._text, tuple(dice) if dice else (), "; ".join(self._fx)))
+        fx = self._fx
+        self._log.append((turn, player, a._text, tuple(dice) if dice else (), "; ".join(fx) if fx else ""))
         if dice:
             dice.clear()
         self._log_raw += 1

@@ -81,8 +81,45 @@ class MovementRules(FireRules):
                 out.append(act("jump", pc.id))
 
     def _act_move(self, pc: Piece, a: Action, reaction: bool) -> None:
-        d = DIR_INDEX[a.args[1]]
-        t = self.game.board.nbr[pc.sq][d]
+        args = a.args
+        d = DIR_INDEX[args[1]]
+        s = pc.sq
+        t = self.game.board.nbr[s][d]
+        kind = pc.kind
+        if kind != "marine":
+            # A Genestealer's or blip's step (most actions of a game): _step_cost, _pay and _relocate inlined for
+            # them (_pay takes no CP from them, reaction or not), and _entered called only when t holds something
+            # it acts on (an object, a chute, flames, a hole or a ladder top).
+            feat = self.feat
+            if kind == "blip":
+                cost = 1
+            else:
+                dx, dy = DIR_VEC[d]
+                fx, fy = FACE_VEC[pc.facing]
+                cost = 2 if dx * fx + dy * fy < 0 else 1
+            if t in feat.rubble:
+                cost += 1
+            if pc.st == 0:
+                self._end_activation()
+                pc.st = 1
+                self.active = pc.id
+            pc.ap -= cost
+            pc.acted = True
+            occ = self.occ
+            if s >= 0:
+                del occ[s]
+            pc.sq = t
+            occ[t] = pc.id
+            traffic = self.traffic
+            traffic[t] = traffic.get(t, 0) + 1
+            if pc.carry:
+                self._vic_rev += 1  # as _relocate
+            extra = args[2] if len(args) > 2 else None
+            if kind == "stealer" and extra is not None and extra != "jump":
+                pc.facing = FACE_INDEX[extra]
+            if t in self.obj_at or t in feat.chutes or t in self.flames or t in feat.pit_down or t in feat.ladder_top:
+                self._entered(pc, t, jump=extra == "jump")
+            return
         if pc.kind == "blip":
             cost = 2 if t in self.feat.rubble else 1  # _step_cost for a blip (any direction 1, rubble +1)
         else:

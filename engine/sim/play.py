@@ -37,18 +37,28 @@ def play_out(
         if start is not None:
             start(state)
     applied: list[Any] = []
-    while not state.is_terminal():
-        if len(applied) >= max_actions:
+    # The loop runs once per action: the state's methods and each side's (policy, rng) are looked up once.
+    is_terminal, current_player, apply = state.is_terminal, state.current_player, state.apply
+    legal = state.legal_view if hasattr(state, "legal_view") else state.legal_actions
+    players = {side: (policies[side].choose, rngs[side]) for side in SIDES if side in policies}
+    n = 0
+    while not is_terminal():
+        if n >= max_actions:
             return state, applied, True
-        player = state.current_player()
+        player = current_player()
         if player is None:
             raise RuntimeError("no player to move in a state that is not terminal")
-        actions = state.legal_view() if hasattr(state, "legal_view") else state.legal_actions()
+        actions = legal()
         if not actions:
             raise RuntimeError(f"{player} has no legal action in a state that is not terminal")
-        action = policies[player].choose(state, actions, rngs[player])
-        state.apply(action)
+        mover = players.get(player)
+        if mover is None:
+            mover = policies[player].choose, rngs[player]  # the KeyError play_out always raised here
+        choose, rng = mover
+        action = choose(state, actions, rng)
+        apply(action)
         applied.append(action)
+        n += 1
         if on_step is not None:
             on_step(player, action, state)
     return state, applied, False
