@@ -103,7 +103,13 @@ class BlipRules(PsychicRules):
         # Board's and Features' tables directly, as _marine_sight would make it, but only the Marines whose view or
         # hole targets hold a blip's square are kept: _seen_by_marine_now(t) is false unless t is in one of those of
         # some seeing Marine, so these Marines decide it alone. After most actions there are none.
-        squares = {pc.sq for pc in p.values() if pc.kind == "blip" and pc.sq >= 0}
+        # The blips' squares are kept while no blip moved, came or went (_blip_rev): in the Marine turn they rarely do.
+        known = self._blip_squares
+        if known is not None and known[0] == self._blip_rev:
+            squares = known[1]
+        else:
+            squares = frozenset([pc.sq for pc in p.values() if pc.kind == "blip" and pc.sq >= 0])
+            self._blip_squares = (self._blip_rev, squares)
         if not squares:
             return
         g = self.game
@@ -144,6 +150,7 @@ class BlipRules(PsychicRules):
         may_act = not blip.acted and self.phase == "stealers"
         sq, entry = blip.sq, blip.entry
         self.used.append(n)
+        self._blip_rev += 1
         if sq >= 0:
             self.occ.pop(sq, None)
         del self.p[blip.id]

@@ -374,6 +374,7 @@ class GameState(PhaseRules):
         if self.version != self._settled_v:
             # Edited by hand since the last apply (scenarios, tests): the change counters may have missed it.
             self._sight_rev = self._vic_clean = -1
+            self._blip_squares = None
         self.version += 1
         if stack:
             frame = stack.pop()

@@ -110,6 +110,7 @@ class MovementRules(FireRules):
                 del occ[s]
             pc.sq = t
             occ[t] = pc.id
+            self._blip_rev += 1  # as _relocate
             traffic = self.traffic
             traffic[t] = traffic.get(t, 0) + 1
             if pc.carry:

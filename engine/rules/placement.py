@@ -16,6 +16,7 @@ class PlacementRules(SightRules):
         pc.sq = t
         occ[t] = pc.id
         if pc.kind != "marine":
+            self._blip_rev += 1
             traffic = self.traffic
             traffic[t] = traffic.get(t, 0) + 1
         else:
@@ -28,6 +29,8 @@ class PlacementRules(SightRules):
         self.occ[t] = pc.id
         if pc.kind == "marine":
             self._pose_rev += 1
+        else:
+            self._blip_rev += 1
         if t in self.obj_at and pc.kind != "blip" and not pc.carry:
             pc.carry = self.obj_at.pop(t)
         if pc.carry:
@@ -52,6 +55,7 @@ class PlacementRules(SightRules):
         self._vic_rev += 1  # p, escapes and carried objects change: every victory condition may read them
         if pc.kind == "blip":
             self.used.append(pc.value)
+            self._blip_rev += 1
         elif pc.kind == "marine":
             self._pose_rev += 1
         if pc.sq >= 0:
