@@ -104,36 +104,32 @@ class BlipRules(PsychicRules):
         # hole targets hold a blip's square are kept: _seen_by_marine_now(t) is false unless t is in one of those of
         # some seeing Marine, so these Marines decide it alone. After most actions there are none.
         # The blips' squares are kept while no blip moved, came or went (_blip_rev): in the Marine turn they rarely do.
+        # With them, whether a pose's view or hole targets hold one of them, by pose (square * 4 + facing): only
+        # the Marine who just moved has a pose not asked about yet. Both depend on nothing else (the Board's and
+        # Features' tables are fixed for the state), so copies share them.
         known = self._blip_squares
-        if known is not None and known[0] == self._blip_rev:
-            squares = known[1]
-        else:
-            squares = frozenset([pc.sq for pc in p.values() if pc.kind == "blip" and pc.sq >= 0])
-            self._blip_squares = (self._blip_rev, squares)
+        if known is None or known[0] != self._blip_rev:
+            known = self._blip_squares = (
+                self._blip_rev,
+                frozenset([pc.sq for pc in p.values() if pc.kind == "blip" and pc.sq >= 0]),
+                {},
+            )
+        squares = known[1]
         if not squares:
             return
-        g = self.game
-        b = g.board
-        look = b.wide_view if g.wide_sight else b.static_view
-        views = b._wide if g.wide_sight else b._views  # look()'s own tables, read first
-        feat = self.feat
-        hole_targets, targets_of = feat.hole_targets, feat._hole_targets
-        ladders_4e = not g.pf_ladders
-        plane = b.plane
+        looks = known[2]
         eyes_l: list[Eye] = []
-        for mid in g.marine_ids:  # the Marines in p (only ever the mission's squad), as _marine_sight
+        for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad), as _marine_sight
             m = p.get(mid)
             if m is None or m.kind != "marine" or m.prone or m.sq < 0:
                 continue  # not on the board, or prone: sees nothing
-            ms = m.sq
-            view = views.get(ms * 4 + m.facing)
-            if view is None:
-                view = look(ms, m.facing)
-            through = targets_of.get(ms)
-            if through is None:
-                through = hole_targets(ms, ladders_4e)
-            if not view.keys().isdisjoint(squares) or not through.isdisjoint(squares):
-                eyes_l.append((mid, ms // plane, view, through))
+            key = m.sq * 4 + m.facing
+            hit = looks.get(key)
+            if hit is None:
+                _mid, _lvl, view, through = self._pose_eye(mid, m.sq, m.facing)
+                hit = looks[key] = not view.keys().isdisjoint(squares) or not through.isdisjoint(squares)
+            if hit:
+                eyes_l.append(self._pose_eye(mid, m.sq, m.facing))
         if not eyes_l:
             return
         eyes = tuple(eyes_l)
@@ -142,6 +138,20 @@ class BlipRules(PsychicRules):
                 self.stack.append(_CONV)
                 self._convert(pc, voluntary=False)
                 return
+
+    def _pose_eye(self, mid: str, ms: int, facing: int) -> Eye:
+        """Marine mid's eye on square ms facing `facing`, read off the Board's and Features' tables directly, as
+        _marine_sight would make it."""
+        g = self.game
+        b = g.board
+        view = (b._wide if g.wide_sight else b._views).get(ms * 4 + facing)  # look()'s own tables, read first
+        if view is None:
+            view = b.wide_view(ms, facing) if g.wide_sight else b.static_view(ms, facing)
+        feat = self.feat
+        through = feat._hole_targets.get(ms)
+        if through is None:
+            through = feat.hole_targets(ms, not g.pf_ladders)
+        return mid, ms // b.plane, view, through
 
     def _convert(self, blip: Piece, voluntary: bool) -> None:
         """Replace a blip by its Genestealers; placement decisions follow."""

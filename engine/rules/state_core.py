@@ -136,10 +136,10 @@ class StateCore:
         self._vic_rev = 0
         self._vic_clean = -1
         # _blip_rev moves whenever a blip or Genestealer is put on a square, or a blip leaves one (moved, entered,
-        # placed, revealed, removed); _blip_squares is (_blip_rev, the squares of the blips on the board) as the
-        # conversion check last found them (blips.py).
+        # placed, revealed, removed); _blip_squares is (_blip_rev, the squares of the blips on the board, and by
+        # Marine pose whether his view holds one of them) as the conversion check last found them (blips.py).
         self._blip_rev = 0
-        self._blip_squares: tuple[int, frozenset[int]] | None = None
+        self._blip_squares: tuple[int, frozenset[int], dict[int, bool]] | None = None
         self.version = 0
         self._settled_v = 0  # the version apply (or the constructor) left: see SightRules._sight
         # In execution order: the players' Pitfall set-up (if chosen), the starting blips placed by the
