@@ -54,12 +54,13 @@ class ActingRules(LegalRules):
                 if own is None:
                     own = _STEALER_HOOKS[sid] = (("susq", sid), ("owq", sid), ("reactq", sid), _CONV)
                 hooks = own
-            else:
+            elif self._sus_set:
                 p = self.p
                 for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
                     m = p.get(mid)
                     if m is not None and m.sus and m.kind == "marine":
                         m.sus = ""
+                self._sus_set = False
         stack = self.stack
         if base is None or base == len(stack):
             stack.extend(hooks)

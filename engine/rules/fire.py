@@ -117,6 +117,7 @@ class FireRules(PlacementRules):
             pc.sus = ""
         elif g.sustained_on:
             pc.sus = tid
+            self._sus_set = True
         if res.jam:
             pc.jam = True
             self._note(f"{pc.id} jams")

@@ -152,7 +152,12 @@ class GameState(PhaseRules):
 
     def legal_view(self) -> LegalActions:
         """The legal actions as a lazy sequence: per-piece questions stay cheap, the full list is built on demand."""
-        return LegalActions(self)
+        # LegalActions(self), its slots set directly (one per decision: the __init__ frame costs more than them).
+        la = _new_legal_actions(LegalActions)
+        la._state = self
+        la._version = self.version
+        la._all = None
+        return la
 
     def legal_actions_of(self, pid: str) -> list[Action]:
         """The legal actions whose actor is piece `pid`, in legal_actions() order, without computing the others.
@@ -378,6 +383,7 @@ class GameState(PhaseRules):
             # Edited by hand since the last apply (scenarios, tests): the change counters may have missed it.
             self._sight_rev = self._vic_clean = -1
             self._blip_squares = None
+            self._sus_set = True
         self.version += 1
         if stack:
             frame = stack.pop()
@@ -422,6 +428,9 @@ class GameState(PhaseRules):
             stack.pop()
             run_fns[name](self, top)
         return None
+
+
+_new_legal_actions = object.__new__
 
 
 def _listed(a: Action, actions: list[Action]) -> bool:

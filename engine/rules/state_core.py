@@ -139,6 +139,9 @@ class StateCore:
         # placed, revealed, removed); _blip_squares is (_blip_rev, the squares of the blips on the board, and by
         # Marine pose whether his view holds one of them) as the conversion check last found them (blips.py).
         self._blip_rev = 0
+        # False only while no Marine has a sustained-fire target (set again by every sustained shot): a blip's action
+        # then has none to clear (acting.py).
+        self._sus_set = True
         self._blip_squares: tuple[int, frozenset[int], dict[int, bool]] | None = None
         self.version = 0
         self._settled_v = 0  # the version apply (or the constructor) left: see SightRules._sight
