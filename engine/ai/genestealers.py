@@ -214,6 +214,11 @@ class GenestealerPlayer:
 
     def _route_map(self, sit: Situation, dm: list[int]) -> list[int]:
         """Blips' map: attack squares, and the Marines' route to their goal a few squares ahead (ambush)."""
+        memo = self._route_memo
+        if memo is not None and sit.goal.kind == "escape" and memo[0] is self._attack_seeds(sit):
+            # An escape's goal map is built once per game and kept (GameTables.marine_goal_map), and the seeds'
+            # memo belongs to one game's tables: the same seeds object means the same goal map as last time.
+            return memo[2]
         D = sit.marine_goal_map() if self.w.ambush > 0 and not self.novice and sit.goal.kind != "flame" else None
         if D is None or not sit.marines:
             return dm
