@@ -16,7 +16,7 @@ from typing import Any
 from engine.ai import decisions as dec
 from engine.ai.base import register
 from engine.ai.situation import Situation
-from engine.ai.tables import INF
+from engine.ai.tables import INF, LazyMap
 from engine.ai.weights import GenestealerWeights, defaults, weights_from_params
 from engine.rules.actions import DIRS, FACES, PASS, Action, act
 from engine.rules.board import DIR_VEC, FACE_VEC
@@ -114,8 +114,12 @@ class GenestealerPlayer:
         self.novice = novice
         self.name = "novice-genestealers" if novice else "heuristic-genestealers"
         # Last results of the pure map builders (see _attack_seeds); identity-checked, never mutated.
-        self._seed_memo: tuple[Any, tuple[tuple[int, int, bool], ...], list[tuple[int, int]], Situation] | None = None
+        self._seed_memo: tuple[Any, tuple[tuple[str, int, int, bool], ...], list[tuple[int, int]], Situation] | None = (
+            None
+        )
         self._map_memo: tuple[list[tuple[int, int]], list[int]] | None = None
+        # The attack map of those seeds worked out only as far as a facing decision read it (see _face).
+        self._lazy_memo: tuple[list[tuple[int, int]], LazyMap] | None = None
         self._route_memo: tuple[list[tuple[int, int]], list[int], list[int]] | None = None
 
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
@@ -135,8 +139,21 @@ class GenestealerPlayer:
         memo = self._seed_memo
         if memo is not None and memo[3] is sit:
             return memo[2]  # asked again within the same decision
-        sig = tuple([(m.sq, m.facing, m.prone) for m in sit.marines])
-        if memo is not None and memo[0] is sit.gt and memo[1] == sig:
+        st = sit.state
+        cache = st._sight_cache
+        if (
+            cache is not None
+            and st._sight_rev == st._pose_rev
+            and st.version == st._settled_v
+            and cache.feat is st.feat
+        ):
+            # The rules' own record of the Marines' poses, trusted exactly when the rules trust it
+            # (engine/rules/README.md, change counters): no Marine moved, turned, fell, stood up or left since it
+            # was checked, and no hand edit since the last apply. The same tuple object while nothing changed.
+            sig = cache.poses
+        else:
+            sig = tuple([(m.id, m.sq, m.facing, m.prone) for m in sit.marines])
+        if memo is not None and memo[0] is sit.gt and (memo[1] is sig or memo[1] == sig):
             self._seed_memo = (memo[0], sig, memo[2], sit)
             return memo[2]
         seeds = self._build_seeds(sit)
@@ -166,12 +183,42 @@ class GenestealerPlayer:
         memo = self._map_memo
         if memo is not None and memo[0] is seeds:
             return memo[1]
-        dm = sit.gt.to_seeds(("A", tuple(seeds)), seeds)
+        lazy = self._lazy_memo
+        if lazy is not None and lazy[0] is seeds:
+            # A facing decision started this very map: finish it (the same map as to_seeds would build).
+            dm = sit.gt.finish_map(("A", tuple(seeds)), lazy[1])
+        else:
+            dm = sit.gt.to_seeds(("A", tuple(seeds)), seeds)
         self._map_memo = (seeds, dm)
         return dm
 
+    def _attack_map_near(self, sit: Situation, s: int) -> list[int]:
+        """The attack map, exact at s and at every square cheaper than s (others may read more than they cost).
+
+        A facing decision (a Genestealer placed in the Marine turn, mostly) reads only its square and the next
+        steps down from it, and the Marines usually move again before the next Genestealer decision: the map is
+        worked out only that far, and finished by _attack_map if the same seeds ask for all of it.
+        """
+        seeds = self._attack_seeds(sit)
+        memo = self._map_memo
+        if memo is not None and memo[0] is seeds:
+            return memo[1]
+        lazy = self._lazy_memo
+        if lazy is not None and lazy[0] is seeds:
+            lm = lazy[1]
+        else:
+            lm = sit.gt.to_seeds_lazy(("A", tuple(seeds)), seeds)
+            self._lazy_memo = (seeds, lm)
+        lm.value(s)
+        return lm.dist
+
     def _route_map(self, sit: Situation, dm: list[int]) -> list[int]:
         """Blips' map: attack squares, and the Marines' route to their goal a few squares ahead (ambush)."""
+        memo = self._route_memo
+        if memo is not None and sit.goal.kind == "escape" and memo[0] is self._attack_seeds(sit):
+            # An escape's goal map is built once per game and kept (GameTables.marine_goal_map), and the seeds'
+            # memo belongs to one game's tables: the same seeds object means the same goal map as last time.
+            return memo[2]
         D = sit.marine_goal_map() if self.w.ambush > 0 and not self.novice and sit.goal.kind != "flame" else None
         if D is None or not sit.marines:
             return dm
@@ -272,7 +319,8 @@ class GenestealerPlayer:
         pc = sit.state.p.get(pid)
         if pc is None or pc.sq < 0 or not sit.marines:
             return act("face", pid, "N")
-        dm = self._attack_map(sit)
+        # _want_facing reads the map at pc.sq and takes a step only to a square cheaper than that.
+        dm = self._attack_map_near(sit, pc.sq)
         return act("face", pid, FACES[self._want_facing(pc.sq, dm, sit)])
 
     def _want_facing(self, s: int, dm: list[int], sit: Situation) -> int:

@@ -205,14 +205,16 @@ class Situation:
     # Made on first use (see __init__).
     _by_actor: dict[str, list[Action]]
     _of: dict[str, list[Action]]
-    _picture: EnemyPicture
+    _picture: EnemyPicture | None  # (None until then)
 
     def __init__(self, state: Any, actions: Sequence[Action]) -> None:
         self.state = state
         self.actions = actions
+        # Asked in nearly every Marine decision: a None store costs less than the AttributeError of an unset slot.
+        self._picture = None
         # A lazy LegalActions (from the simulator) answers membership and per-piece lists itself. The memos
-        # _by_actor, _of and _picture start unset: each is made on first use (an unset slot raises
-        # AttributeError), which saves the stores on every decision.
+        # _by_actor and _of start unset: each is made on first use (an unset slot raises AttributeError), which
+        # saves the stores on the many decisions that never ask.
         self.legal: LazyLegal | LegalSet
         if type(actions) is LegalActions:
             self._lazy = True
@@ -438,10 +440,9 @@ class Situation:
 
     def enemy_picture(self) -> EnemyPicture:
         """The EnemyPicture of the enemies' positions now (the same object while they do not change)."""
-        try:
-            return self._picture
-        except AttributeError:
-            pass
+        pic0 = self._picture
+        if pic0 is not None:
+            return pic0
         global _PICTURE
         entries = self.board.entries
         key = tuple(

@@ -334,6 +334,23 @@ class GameTables:
             self._dyn[key] = m
         return m
 
+    def to_seeds_lazy(self, key: Any, seeds: list[tuple[int, int]]) -> LazyMap:
+        """to_seeds(key, seeds) as a LazyMap (complete already when that map is cached); finish_map files it."""
+        m = self._dyn.get(key)
+        if m is not None:
+            return LazyMap(self.rev, (), self.mt.size, base=m)  # nothing to expand: the finished map's copy
+        return LazyMap(self.rev, seeds, self.mt.size)
+
+    def finish_map(self, key: Any, lazy: LazyMap) -> list[int]:
+        """to_seeds(key, seeds) given `lazy` = to_seeds_lazy(key, seeds), partly expanded or not."""
+        m = self._dyn.get(key)
+        if m is None:
+            if len(self._dyn) > 24:
+                self._dyn.clear()
+            lazy.expand(INF)
+            m = self._dyn[key] = lazy.dist
+        return m
+
     def to_seeds_over(self, key: Any, base: list[int], seeds: list[tuple[int, int]]) -> list[int]:
         """Like to_seeds for `base`'s seeds plus `seeds`, given `base` = to_seeds of the former."""
         m = self._dyn.get(key)
