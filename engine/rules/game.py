@@ -241,10 +241,7 @@ class GameState(PhaseRules):
                         self._memo_v = version
                         self._seen_memo = {}
                         self._sight_memo = None
-                    if pc.kind == "blip" and pc.sq >= 0 and pc.st != 2 and pc.ap > 0 and self.phase != "marines":
-                        moves = self._blip_moves_toward(pc, d)  # _moves_toward's blip branch, for one direction
-                    else:
-                        moves = self._moves_toward(pc, d)
+                    moves = self._moves_toward(pc, d)
                 memo[1][key] = moves
             for x in moves:  # _listed, inlined (a direction lists four moves at most)
                 if x is action:

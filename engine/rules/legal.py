@@ -8,6 +8,7 @@ from engine.rules.actions import END, PASS, Action, act
 from engine.rules.blips import BlipRules
 from engine.rules.board import FACE_NAMES
 from engine.rules.pieces import Piece
+from engine.rules.sight import MarineSight
 
 _ONE_DIR = tuple((d,) for d in range(8))
 
@@ -209,61 +210,6 @@ class LegalRules(BlipRules):
                 self._blip_steps(pc, out, _ONE_DIR[d])
         return out
 
-    def _blip_moves_toward(self, pc: Piece, d: int) -> list[Action]:
-        """_moves_toward(pc, d) for a blip on the board, in the Genestealer action phase, not done, with AP left,
-        inside an open memo scope: _blip_steps run for direction d alone, set up only as far as its tests get (a
-        player's question about one blip step runs it, nearly two hundred times a game)."""
-        s = pc.sq
-        game = self.game
-        nb = game.board.nbr[s]
-        t = nb[d]
-        if t < 0 or t in self.occ or t in self.closed or t in self.barriers or t in self.obj_at:
-            return []
-        feat = self.feat
-        flames = self.flames
-        if (pc.ap < 2 and t in feat.rubble) or (
-            t in flames and not (s in flames and not game.fire_module and not game.markers)
-        ):
-            return []
-        if d & 1:
-            occ, closed = self.occ, self.closed
-            o1, o2 = nb[d - 1], nb[(d + 1) & 7]
-            if (o1 < 0 or o1 in occ or o1 in closed) and (o2 < 0 or o2 in occ or o2 in closed):
-                return []
-        sight = self._sight_memo  # as _blip_steps in a memo scope
-        if sight is None:
-            sight = self._sight_cache
-            if (
-                sight is not None
-                and self._sight_rev == self._pose_rev
-                and sight.feat is feat
-                and self.version == self._settled_v
-            ):
-                self._sight_memo = sight
-            else:
-                sight = self._sight()
-        near = sight._near
-        if near is None:
-            near = sight.near(game.board.nbr)
-        if t in near:
-            return []
-        cand = sight.cand
-        if cand is None:
-            cand = sight.candidates()
-        if t in cand:
-            seen_memo = self._seen_memo
-            r = seen_memo.get(t)
-            if r is None:
-                r = seen_memo[t] = self._seen_by_marine_now(t, sight.eyes)
-            if r:
-                return []
-        tab = game._moves.get(pc.id) or game.move_table(pc.id)
-        k = d * 6
-        below = feat.pit_down.get(t, -1)
-        if below >= 0 and self._can_enter(pc, below):
-            return [tab[k], tab[k + 5]]
-        return [tab[k]]
-
     def _marine_steps(self, pc: Piece, budget: int, out: list[Action], steps: Iterable[tuple[int, int, int]]) -> None:
         s = pc.sq
         tab = self.game.move_table(pc.id)
@@ -309,38 +255,17 @@ class LegalRules(BlipRules):
         budget = pc.ap
         game = self.game
         nb = game.board.nbr[s]
-        tab = game._moves.get(pc.id) or game.move_table(pc.id)
         feat = self.feat
-        rubble, pits = feat.rubble, feat.pit_down
-        # _can_enter for a blip, inlined: this loop is the hottest of the Genestealer turn (a player's question
-        # about one step runs it for one direction, so what is set up here counts as much as the loop).
+        rubble = feat.rubble
+        # _can_enter for a blip, inlined: this loop is the hottest of the Genestealer turn. A player's question
+        # about one step runs it for one direction (apply's check, _moves_toward), so what the loop needs is set
+        # up only once a step passes the cheap tests, and the Marines' sight only then.
         occ, closed, bar, flames, obj = self.occ, self.closed, self.barriers, self.flames, self.obj_at
         flames_ok = s in flames and not game.fire_module and not game.markers
-        version = self.version
-        scoped = self._memo_v == version
-        sight = self._sight_memo if scoped else None  # _sight(), inlined
-        if sight is None:
-            sight = self._sight_cache
-            if (
-                scoped and sight is not None and self._sight_rev == self._pose_rev and sight.feat is feat
-                and version == self._settled_v
-            ):
-                self._sight_memo = sight  # what _sight() keeps: the cache, valid (_marine_sight's own test)
-            else:
-                sight = self._sight()
-        cand = sight.cand  # squares in some Marine's view: no need to ask about the others
-        if cand is None:
-            cand = sight.candidates()
-        near = sight._near
-        if near is None:
-            near = sight.near(game.board.nbr)
-        # _seen_by_marine(t) for t in cand, inlined: in a memo scope its answer is kept per square (sight.py).
-        seen_memo = self._seen_memo if scoped else None
-        seen_now = self._seen_by_marine_now
-        seen = self._seen_by_marine
+        sight: MarineSight | None = None
         for d in dirs:
             t = nb[d]
-            if t < 0 or t in occ or t in closed or t in bar or t in obj or t in near:
+            if t < 0 or t in occ or t in closed or t in bar or t in obj:
                 continue
             if (budget < 2 and t in rubble) or (t in flames and not flames_ok):
                 continue
@@ -349,14 +274,38 @@ class LegalRules(BlipRules):
                 o1, o2 = nb[d - 1], nb[(d + 1) & 7]
                 if (o1 < 0 or o1 in occ or o1 in closed) and (o2 < 0 or o2 in occ or o2 in closed):
                     continue
+            if sight is None:
+                scoped = self._memo_v == self.version
+                sight = self._sight_memo if scoped else None  # _sight(), inlined
+                if sight is None:
+                    sight = self._sight_cache
+                    if (
+                        scoped
+                        and sight is not None
+                        and self._sight_rev == self._pose_rev
+                        and sight.feat is feat
+                        and self.version == self._settled_v
+                    ):
+                        self._sight_memo = sight  # what _sight() keeps: the cache, valid (_marine_sight's own test)
+                    else:
+                        sight = self._sight()
+                # Squares in some Marine's view (no need to ask about the others), squares next to a Marine.
+                cand = sight.cand if sight.cand is not None else sight.candidates()
+                near = sight._near if sight._near is not None else sight.near(game.board.nbr)
+                # _seen_by_marine(t) for t in cand, inlined: in a memo scope its answer is kept per square.
+                seen_memo = self._seen_memo if scoped else None
+                tab = game._moves.get(pc.id) or game.move_table(pc.id)
+                pits = feat.pit_down
+            if t in near:
+                continue
             if t in cand:
                 if seen_memo is None:
-                    if seen(t):
+                    if self._seen_by_marine(t):
                         continue
                 else:
                     r = seen_memo.get(t)
                     if r is None:
-                        r = seen_memo[t] = seen_now(t, sight.eyes)
+                        r = seen_memo[t] = self._seen_by_marine_now(t, sight.eyes)
                     if r:
                         continue
             out.append(tab[d * 6])
