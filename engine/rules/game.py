@@ -199,19 +199,16 @@ class GameState(PhaseRules):
                     ok = self._marine_order_is_legal(actor, action)
                 else:
                     ok = _listed(action, self._own_actions(actor))
-                if ok:
-                    # A player asks about the action it then applies: apply takes this answer (one slot, this
-                    # version only) instead of asking again.
-                    self._ok_a = action
-                    self._ok_v = version
-                return ok
-            if verb == "psi":
-                if self._psi_is_legal(action):
-                    self._ok_a = action
-                    self._ok_v = version
-                    return True
-                return False
-            # No actor (END with no active piece, ...): the whole list decides.
+            elif verb == "psi":
+                ok = self._psi_is_legal(action)
+            else:
+                return _listed(action, self._legal_list())  # no actor (END with no active piece, ...): the list
+            if ok:
+                # A player asks about the action it then applies: apply takes this answer (one slot, this version
+                # only) instead of asking again.
+                self._ok_a = action
+                self._ok_v = version
+            return ok
         return _listed(action, self._legal_list())
 
     def _step_or_turn_is_legal(self, actor: str, action: Action) -> bool:
@@ -283,18 +280,14 @@ class GameState(PhaseRules):
 
     def _marine_order_is_legal(self, actor: str, action: Action) -> bool:
         """Marine phase, `overwatch ID`, `guard ID` or `shoot ID TARGET` whose actor's actions are not listed yet:
-        past the early returns of _marine_actions (as quick_legal.marine_fire_options), its own tests for these."""
+        past the early returns of _marine_actions (`_marine_past_steps`), its own tests for these."""
         pc = self.p.get(actor)
-        if pc is None or pc.kind != "marine" or pc.sq < 0 or pc.prone:
-            return False  # off the board: nothing; prone: only `stand`
-        if self.game.fire_module and pc.sq in self.flames:
-            return False  # [AE-F] a unit in fire may only step out of it
-        budget = self._budget(pc, False)
+        budget = self._marine_past_steps(pc) if pc is not None else None
+        if pc is None or budget is None:
+            return False
         verb = action.verb
-        ranged = pc.ranged
-        gun = ranged == "storm_bolter" or ranged == "assault_cannon"
         if verb == "shoot":
-            if len(action.args) != 2 or (budget <= 0 and not (pc.free and gun)):
+            if len(action.args) != 2:
                 return False
             out: list[Action] = []
             self._marine_shots(pc, budget, out)
@@ -302,23 +295,16 @@ class GameState(PhaseRules):
         if len(action.args) != 1 or budget < 2:
             return False
         if verb == "overwatch":
-            return gun and not pc.ow
+            return (pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon") and not pc.ow
         return not pc.guard  # guard
 
     def _psi_is_legal(self, action: Action) -> bool:
         """Action phase, a psi power: listed by an Archivist's own actions, past the early returns of
-        _marine_actions (Marine phase, on the board, standing, AP/CP or a free shot, not held in a lasting fire),
-        once per Marine turn."""
+        _marine_actions (`_marine_past_steps`), once per Marine turn."""
         if self.phase != "marines" or self.psi_used:
             return False
-        fire_module = self.game.fire_module
         for pc in self.p.values():
-            if pc.kind != "marine" or pc.rank != "archivist" or pc.sq < 0 or pc.prone:
-                continue
-            if fire_module and pc.sq in self.flames:
-                continue
-            gun = pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon"
-            if self._budget(pc, False) <= 0 and not (pc.free and gun):
+            if pc.rank != "archivist" or self._marine_past_steps(pc) is None:
                 continue
             memo = self._own_memo
             own = memo[1].get(pc.id) if memo[0] == self.version else None
@@ -330,14 +316,13 @@ class GameState(PhaseRules):
             # As _psi_actions lists them: prescience, and a storm on a model (ids hold no ":", squares do).
             if args == ("prescience",):
                 return self.psi >= 1 and self.cp < self.cp_start
+            out: list[Action] = []
             if len(args) == 2 and args[0] == "storm" and args[1] in self.p:
-                q = self.p[args[1]]
-                b = self.game.board
-                if (self.psi >= 3 and q.kind != "marine" and q.sq >= 0 and q.sq // b.plane == pc.sq // b.plane
-                        and b.rng(pc.sq, q.sq) <= 6):
+                if self.psi >= 3:
+                    self._storm_targets(pc, out)
+                if _listed(action, out):
                     return True
                 continue
-            out: list[Action] = []
             self._psi_actions(pc, out)
             if _listed(action, out):
                 return True

@@ -138,6 +138,20 @@ class LegalRules(BlipRules):
         self._hole_moves(pc, budget, out)
 
     # -- the parts quick_legal.py also lists on their own (past their generator's early returns) -------------
+    def _marine_past_steps(self, pc: Piece) -> int | None:
+        """Marine pc's budget when _marine_actions lists more than his steps now (its turns, shots, flames,
+        orders and powers): the Marine phase, on the board, standing, with AP, CP or a free shot, not held in a
+        lasting fire [AE-F]. None otherwise."""
+        s = pc.sq
+        if self.phase != "marines" or pc.kind != "marine" or s < 0 or pc.prone:
+            return None
+        if self.game.fire_module and s in self.flames:
+            return None
+        budget = self._budget(pc, False)
+        if budget <= 0 and not (pc.free and (pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon")):
+            return None
+        return budget
+
     def _marine_shots(self, pc: Piece, budget: int, out: list[Action]) -> None:
         ranged = pc.ranged
         if (ranged == "storm_bolter" or ranged == "assault_cannon") and not pc.jam and (

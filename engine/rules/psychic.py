@@ -29,15 +29,21 @@ class PsychicRules(AssaultRules):
             start = i + 1
         out.extend(barriers[start:])
         if self.psi >= 3:
-            b = self.game.board
-            lvl = s // b.plane
-            for q in self.p.values():
-                if q.kind != "marine" and q.sq >= 0 and q.sq // b.plane == lvl and b.rng(s, q.sq) <= 6:
-                    out.append(act("psi", "storm", q.id))
+            self._storm_targets(pc, out)
             p = self.p
             for squares, a in sections:
                 if any(occ.get(t) and p[occ[t]].kind != "marine" for t in squares):
                     out.append(a)
+
+    def _storm_targets(self, pc: Piece, out: list[Action]) -> None:
+        """The psychic storms on single models (`psi storm <id>`) that _psi_actions lists for Archivist pc when
+        psi >= 3: every Genestealer or blip on his level within 6 squares (quick_legal and is_legal use it too)."""
+        s = pc.sq
+        b = self.game.board
+        lvl = s // b.plane
+        for q in self.p.values():
+            if q.kind != "marine" and q.sq >= 0 and q.sq // b.plane == lvl and b.rng(s, q.sq) <= 6:
+                out.append(act("psi", "storm", q.id))
 
     def _do_psi(self, a: Action) -> None:
         power = a.args[0]

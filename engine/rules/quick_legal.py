@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING
 
-from engine.rules.actions import Action, act
+from engine.rules.actions import Action
 from engine.rules.board import FACE_INDEX
 from engine.rules.pieces import Piece
 
@@ -45,13 +45,8 @@ def marine_fire_budget(state: GameState, pc: Piece) -> int | None:
     None unless the Marine surely has some legal action (so a caller that needs "has he anything to do?"
     can rely on yes): on the board, standing, with AP or CP for a turn, not held in a lasting fire.
     """
-    s = pc.sq
-    if state.phase != "marines" or pc.kind != "marine" or s < 0 or pc.prone:
-        return None
-    if state.game.fire_module and s in state.flames:
-        return None
-    budget = state._budget(pc, False)
-    if budget < 1:
+    budget = state._marine_past_steps(pc)
+    if budget is None or budget < 1:
         return None  # a quarter turn costs 1: with it, the Marine always has a legal action
     return budget
 
@@ -104,26 +99,17 @@ def archivist_storms(state: GameState, pc: Piece) -> list[Action] | None:
     """In the Marine action phase: the psychic storms on single pieces (`psi storm <id>`) among Archivist pc's
     own actions, in legal order; None when pc is not an Archivist on the board in the Marine phase.
 
-    Repeats the early returns of `_marine_actions` (no AP, CP or free shot; prone; held in a lasting fire),
-    its gate for the powers (once per turn) and the piece storms of `_psi_actions`, without the squares for
-    a force barrier and the section storms.
+    Past the early returns of `_marine_actions` (`_marine_past_steps`) and its gate for the powers (once per
+    turn), the piece storms of `_psi_actions` (`_storm_targets`), without the squares for a force barrier and
+    the section storms.
     """
-    s = pc.sq
-    if state.phase != "marines" or pc.kind != "marine" or pc.rank != "archivist" or s < 0:
+    if state.phase != "marines" or pc.kind != "marine" or pc.rank != "archivist" or pc.sq < 0:
         return None
-    gun = pc.ranged == "storm_bolter" or pc.ranged == "assault_cannon"
-    if state._budget(pc, False) <= 0 and not (pc.free and gun):
+    if state._marine_past_steps(pc) is None or state.psi_used or state.psi < 3:
         return []
-    if pc.prone or (state.game.fire_module and s in state.flames) or state.psi_used or state.psi < 3:
-        return []
-    b = state.game.board
-    plane = b.plane
-    lvl = s // plane
-    return [
-        act("psi", "storm", q.id)
-        for q in state.p.values()
-        if q.kind != "marine" and q.sq >= 0 and q.sq // plane == lvl and b.rng(s, q.sq) <= 6
-    ]
+    out: list[Action] = []
+    state._storm_targets(pc, out)
+    return out
 
 
 def stealer_assaults(state: GameState, pc: Piece) -> list[Action] | None:
