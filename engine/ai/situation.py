@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from engine.ai.tables import INF, GameTables, Graph, LazyMap, tables
+from engine.ai.tables import GameTables, Graph, LazyMap, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
 from engine.rules.quick_legal import (
@@ -417,26 +417,6 @@ class Situation:
         """In a carry mission: the objective is in a Marine's hands, so the squad heads for the exit."""
         g = self.goal
         return g.kind == "carry" and any(pc.carry == g.objective for pc in self.marines)
-
-    def enemy_map(self) -> list[int]:
-        """Walking cost for the nearest Genestealer or blip (lurking ones from their entry) to every square."""
-        b = self.board
-        entries = b.entries
-        # Seeds (square, 0) for a piece on the board, (its entry's square, 1) for a lurking one, written as
-        # one int each (square, or -1 - entry square): a flat key hashes cheaply, and decodes to the seeds.
-        flat = [pc.sq if pc.sq >= 0 else -1 - entries[pc.entry] for pc in self.enemies if pc.sq >= 0 or pc.entry]
-        if not flat:
-            return [INF] * b.size
-        # The map is a function of the seeds alone (any order gives the same map); the pieces keep their
-        # order between decisions, so the unsorted tuple finds the cached map as well.
-        key = ("E", tuple(flat))
-        gt = self.gt
-        cached = gt.cached_map(key)
-        if cached is not None:
-            return cached
-        seeds = [(x, 0) if x >= 0 else (-1 - x, 1) for x in flat]
-        # Only the squad's neighbourhood matters (threat radius, facing toward the threat).
-        return gt.from_seeds(key, seeds, limit=40)
 
     def enemy_picture(self) -> EnemyPicture:
         """The EnemyPicture of the enemies' positions now (the same object while they do not change)."""

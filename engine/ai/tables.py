@@ -320,19 +320,17 @@ class GameTables:
         """The goal map already built under `key`, or None."""
         return self._goal_maps.get(key)
 
-    def cached_map(self, key: Any) -> list[int] | None:
-        """The map of to_seeds / to_seeds_over / from_seeds already built under `key`, or None."""
-        return self._dyn.get(key)
+    def _keep(self, key: Any, m: list[int]) -> list[int]:
+        """File map m under `key` in the small cache of Genestealer maps (emptied when it grows past 24)."""
+        if len(self._dyn) > 24:
+            self._dyn.clear()
+        self._dyn[key] = m
+        return m
 
     def to_seeds(self, key: Any, seeds: list[tuple[int, int]]) -> list[int]:
         """Genestealer cost from every square to reach one of the seeds (cached under `key`, small LRU)."""
         m = self._dyn.get(key)
-        if m is None:
-            if len(self._dyn) > 24:
-                self._dyn.clear()
-            m = dijkstra(self.rev, seeds, self.mt.size)
-            self._dyn[key] = m
-        return m
+        return m if m is not None else self._keep(key, dijkstra(self.rev, seeds, self.mt.size))
 
     def to_seeds_lazy(self, key: Any, seeds: list[tuple[int, int]]) -> LazyMap:
         """to_seeds(key, seeds) as a LazyMap (complete already when that map is cached); finish_map files it."""
@@ -345,31 +343,14 @@ class GameTables:
         """to_seeds(key, seeds) given `lazy` = to_seeds_lazy(key, seeds), partly expanded or not."""
         m = self._dyn.get(key)
         if m is None:
-            if len(self._dyn) > 24:
-                self._dyn.clear()
             lazy.expand(INF)
-            m = self._dyn[key] = lazy.dist
+            m = self._keep(key, lazy.dist)
         return m
 
     def to_seeds_over(self, key: Any, base: list[int], seeds: list[tuple[int, int]]) -> list[int]:
         """Like to_seeds for `base`'s seeds plus `seeds`, given `base` = to_seeds of the former."""
         m = self._dyn.get(key)
-        if m is None:
-            if len(self._dyn) > 24:
-                self._dyn.clear()
-            m = dijkstra(self.rev, seeds, self.mt.size, base=base)
-            self._dyn[key] = m
-        return m
-
-    def from_seeds(self, key: Any, seeds: list[tuple[int, int]], limit: int = INF) -> list[int]:
-        """Genestealer cost from the nearest seed to every square (how soon an enemy can get there)."""
-        m = self._dyn.get(key)
-        if m is None:
-            if len(self._dyn) > 24:
-                self._dyn.clear()
-            m = dijkstra(self.fwd, seeds, self.mt.size, limit)
-            self._dyn[key] = m
-        return m
+        return m if m is not None else self._keep(key, dijkstra(self.rev, seeds, self.mt.size, base=base))
 
 
 def _same_price(srcs: tuple[int, ...], c: int) -> tuple[tuple[int, ...], Row | None]:

@@ -86,8 +86,10 @@ def test_marine_shortcuts_match_the_rules() -> None:
         sit = Situation(st, st.legal_view())
         b = sit.board
         pic = sit.enemy_picture()
-        # The threat map of the picture is the map of the enemies' seeds.
-        assert all(pic.threat.value(s) == v for s, v in enumerate(sit.enemy_map()) if v < INF or s % 7 == 0)
+        # The threat map of the picture is the map of the enemies' seeds: their squares, lurkers' entries at 1.
+        seeds = [(e.sq, 0) if e.sq >= 0 else (b.entries[e.entry], 1) for e in sit.enemies if e.sq >= 0 or e.entry]
+        full = dijkstra(sit.gt.fwd, seeds, b.size, THREAT_LIMIT) if seeds else [INF] * b.size
+        assert all(pic.threat.value(s) == v for s, v in enumerate(full) if v < INF or s % 7 == 0)
         for m in sit.marines:
             # Enemies near the squad, counted one by one.
             for r in (1.0, 3.0, 6.0):
