@@ -20,7 +20,6 @@ from engine.rules.lazy_legal import LegalActions
 from engine.rules.quick_legal import (
     archivist_storms,
     marine_fire_budget,
-    marine_fire_options,
     marine_idle,
     stealer_assaults,
     stealer_may_be_shot,
@@ -285,15 +284,6 @@ class Situation:
             no_actor = _NO_ACTOR
             lst = of[pid] = [a for a in self.actions if a.args and a.args[0] == pid and a.verb not in no_actor]
         return lst
-
-    def fire_options(self, pc: Any) -> tuple[list[Action], list[Action]] | None:
-        """(shoot, flame) actions of Marine pc in the action phase, without listing his other actions.
-
-        None when the rules cannot say cheaply (or the actions came as a plain list): ask actions_of then.
-        """
-        if self._lazy and not self.state.stack:
-            return marine_fire_options(self.state, pc)
-        return None
 
     def fire_budget(self, pc: Any) -> int | None:
         """Marine pc's AP budget for a shot in the action phase when he surely has some legal action.
