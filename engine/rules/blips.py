@@ -8,7 +8,7 @@ from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES
 from engine.rules.pieces import Piece
 from engine.rules.psychic import PsychicRules
-from engine.rules.sight import Eye
+from engine.rules.sight import BlipEyes, Eye
 from engine.rules.state_core import BLIP_AP, STEALER_AP, G, M
 
 _CONV: tuple[Any, ...] = ("conv",)  # frames are immutable: one shared tuple will do
@@ -93,11 +93,7 @@ class BlipRules(PsychicRules):
                     break
             else:
                 return
-            for pc in p.values():
-                if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
-                    self.stack.append(_CONV)
-                    self._convert(pc, voluntary=False)
-                    return
+            self._convert_first_seen(eyes)
             return
         # Otherwise (the Marine turn: poses change with nearly every action) each Marine's eye is read off the
         # Board's and Features' tables directly, as _marine_sight would make it, but only the Marines whose view or
@@ -125,33 +121,24 @@ class BlipRules(PsychicRules):
                 continue  # not on the board, or prone: sees nothing
             key = m.sq * 4 + m.facing
             hit = looks.get(key)
+            eye = None
             if hit is None:
-                _mid, _lvl, view, through = self._pose_eye(mid, m.sq, m.facing)
-                hit = looks[key] = not view.keys().isdisjoint(squares) or not through.isdisjoint(squares)
+                eye = self._pose_eye(mid, m.sq, m.facing)
+                hit = looks[key] = not eye[2].keys().isdisjoint(squares) or not eye[3].isdisjoint(squares)
             if hit:
-                eyes_l.append(self._pose_eye(mid, m.sq, m.facing))
+                eyes_l.append(eye or self._pose_eye(mid, m.sq, m.facing))
         if not eyes_l:
             return
-        eyes = tuple(eyes_l)
-        for pc in p.values():
+        self._convert_first_seen(tuple(eyes_l))
+
+    def _convert_first_seen(self, eyes: BlipEyes) -> None:
+        """Involuntary conversion of the first blip on the board (in p's order) that one of `eyes` sees."""
+        seen = self._seen_by_marine_now
+        for pc in self.p.values():
             if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
                 self.stack.append(_CONV)
                 self._convert(pc, voluntary=False)
                 return
-
-    def _pose_eye(self, mid: str, ms: int, facing: int) -> Eye:
-        """Marine mid's eye on square ms facing `facing`, read off the Board's and Features' tables directly, as
-        _marine_sight would make it."""
-        g = self.game
-        b = g.board
-        view = (b._wide if g.wide_sight else b._views).get(ms * 4 + facing)  # look()'s own tables, read first
-        if view is None:
-            view = b.wide_view(ms, facing) if g.wide_sight else b.static_view(ms, facing)
-        feat = self.feat
-        through = feat._hole_targets.get(ms)
-        if through is None:
-            through = feat.hole_targets(ms, not g.pf_ladders)
-        return mid, ms // b.plane, view, through
 
     def _convert(self, blip: Piece, voluntary: bool) -> None:
         """Replace a blip by its Genestealers; placement decisions follow."""

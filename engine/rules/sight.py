@@ -175,17 +175,24 @@ class SightRules(VictoryRules):
             if not pose[3]:  # prone Marines see nothing
                 eye = memo.get(pose)
                 if eye is None:
-                    eye = memo[pose] = self._eye(pose)
+                    eye = memo[pose] = self._pose_eye(pose[0], pose[1], pose[2])
                 eyes_l.append(eye)
         sight = self._sight_cache = MarineSight(feat, poses, tuple(eyes_l))
         return sight
 
-    def _eye(self, pose: tuple[str, int, int, bool]) -> Eye:
-        """(marine id, level, walls-only view for spotting blips, squares it might see through holes)."""
-        pid, sq, f, _prone = pose
-        b = self.game.board
-        look = b.wide_view if self.game.wide_sight else b.static_view
-        return pid, sq // b.plane, look(sq, f), self.feat.hole_targets(sq, not self.game.pf_ladders)
+    def _pose_eye(self, mid: str, ms: int, facing: int) -> Eye:
+        """Marine mid's eye on square ms facing `facing`: (marine id, level, walls-only view for spotting blips,
+        squares it might see through holes). The Board's and Features' own tables are read first."""
+        g = self.game
+        b = g.board
+        view = (b._wide if g.wide_sight else b._views).get(ms * 4 + facing)
+        if view is None:
+            view = b.wide_view(ms, facing) if g.wide_sight else b.static_view(ms, facing)
+        feat = self.feat
+        through = feat._hole_targets.get(ms)
+        if through is None:
+            through = feat.hole_targets(ms, not g.pf_ladders)
+        return mid, ms // b.plane, view, through
 
     def _seen_by_marine_now(self, t: int, eyes: BlipEyes) -> bool:
         tl = t // self.game.board.plane
