@@ -251,12 +251,10 @@ class Board:
         if a // self.plane != b // self.plane:
             return None
         w = self.W
-        ax, ay = a % w, (a % self.plane) // w
-        pattern = self._patterns.get((b % w - ax, (b % self.plane) // w - ay))
+        dx, dy = b % w - a % w, (b % self.plane) // w - (a % self.plane) // w
+        pattern = self._patterns.get((dx, dy))
         if pattern is None:
-            pattern = self._patterns[(b % w - ax, (b % self.plane) // w - ay)] = _line_pattern(
-                b % w - ax, (b % self.plane) // w - ay, w
-            )
+            pattern = self._patterns[(dx, dy)] = _line_pattern(dx, dy, w)
         # The pattern's squares are offsets from a; which of them are walls decides the line (as _line_checks).
         floor = self.floor
         checks: list[int | tuple[int, int]] = []
