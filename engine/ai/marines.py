@@ -235,13 +235,7 @@ class MarinePlayer:
         """At most `dash_below` enemies (a blip counts 2) within the threat radius of the squad."""
         # The enemies near each Marine's square are kept (as a bit mask) while the enemies stay put.
         pic = sq.pic
-        r = sq.radius
-        masks = pic.near_masks(r)
-        mask = 0
-        for m in sit.marines:
-            x = masks.get(m.sq)
-            mask |= x if x is not None else pic.near_mask(sit.board, m.sq, r)
-        return pic.weight(mask) <= self.w.dash_below
+        return pic.weight(pic.near_any(sit.board, sit.marines, sq.radius)) <= self.w.dash_below
 
     def _psi(self, sit: Situation) -> Action | None:
         """A psychic storm on the Genestealer nearest a Marine, within psi_storm_range of him."""
@@ -255,13 +249,7 @@ class MarinePlayer:
         # Only a Genestealer within that range of some Marine (on his level) qualifies: with none, the
         # Archivist's powers need not be listed (the dear part: every square he could put a barrier on).
         pic = sit.enemy_picture()
-        R = self.w.psi_storm_range
-        masks = pic.near_masks(R)
-        near = 0
-        for m in sit.marines:
-            x = masks.get(m.sq)
-            near |= x if x is not None else pic.near_mask(sit.board, m.sq, R)
-        if not pic.stealers(near):
+        if not pic.stealers(pic.near_any(sit.board, sit.marines, self.w.psi_storm_range)):
             return None
         b = sit.board
         best: tuple[int, Action] | None = None
@@ -278,12 +266,7 @@ class MarinePlayer:
     @staticmethod
     def _psi_options(sit: Situation) -> Sequence[Action]:
         """The psychic actions on offer (at least the storms on single pieces, in legal order): only an
-        Archivist generates them, so only his options are read."""
-        for pc in sit.marines:
-            if pc.rank == "archivist":
-                break
-        else:
-            return ()
+        Archivist generates them, so only his options are read (_psi asks with an Archivist in the squad)."""
         of = getattr(sit.actions, "of", None)
         if of is None:
             return sit.actions

@@ -113,6 +113,15 @@ class EnemyPicture:
             masks[s] = m
         return m
 
+    def near_any(self, b: Any, pieces: Iterable[Any], r: float) -> int:
+        """The union of near_mask(b, pc.sq, r) over `pieces` (the enemies within r of any of them)."""
+        masks = self.near_masks(r)
+        mask = 0
+        for pc in pieces:
+            x = masks.get(pc.sq)
+            mask |= x if x is not None else self.near_mask(b, pc.sq, r)
+        return mask
+
     def stealers(self, mask: int) -> int:
         """The Genestealers (not blips) among the enemies of `mask`."""
         return mask & ~self._blips
