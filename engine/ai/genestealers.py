@@ -139,20 +139,8 @@ class GenestealerPlayer:
         memo = self._seed_memo
         if memo is not None and memo[3] is sit:
             return memo[2]  # asked again within the same decision
-        st = sit.state
-        cache = st._sight_cache
-        if (
-            cache is not None
-            and st._sight_rev == st._pose_rev
-            and st.version == st._settled_v
-            and cache.feat is st.feat
-        ):
-            # The rules' own record of the Marines' poses, trusted exactly when the rules trust it
-            # (engine/rules/README.md, change counters): no Marine moved, turned, fell, stood up or left since it
-            # was checked, and no hand edit since the last apply. The same tuple object while nothing changed.
-            sig = cache.poses
-        else:
-            sig = tuple([(m.id, m.sq, m.facing, m.prone) for m in sit.marines])
+        # The rules' own record of the Marines' poses: the same tuple object while none of them changed.
+        sig = sit.state.marine_poses()
         if memo is not None and memo[0] is sit.gt and (memo[1] is sig or memo[1] == sig):
             self._seed_memo = (memo[0], sig, memo[2], sit)
             return memo[2]

@@ -292,14 +292,8 @@ class LegalRules(BlipRules):
                 scoped = self._memo_v == self.version
                 sight = self._sight_memo if scoped else None  # _sight(), inlined
                 if sight is None:
-                    sight = self._sight_cache
-                    if (
-                        scoped
-                        and sight is not None
-                        and self._sight_rev == self._pose_rev
-                        and sight.feat is feat
-                        and self.version == self._settled_v
-                    ):
+                    sight = self._trusted_sight() if scoped else None
+                    if sight is not None:
                         self._sight_memo = sight  # what _sight() keeps: the cache, valid (_marine_sight's own test)
                     else:
                         sight = self._sight()

@@ -154,6 +154,32 @@ class SightRules(VictoryRules):
             sight = self._sight_memo = self._marine_sight(check_poses=self.version != self._settled_v)
         return sight
 
+    def _trusted_sight(self) -> MarineSight | None:
+        """_sight_cache when it surely holds the Marines' poses now (between two applies): none moved, turned,
+        fell, stood up or left since it was checked (_sight_rev == _pose_rev), for these features, and no hand
+        edit since the last apply. None otherwise."""
+        sight = self._sight_cache
+        if (
+            sight is not None
+            and self._sight_rev == self._pose_rev
+            and sight.feat is self.feat
+            and self.version == self._settled_v
+        ):
+            return sight
+        return None
+
+    def marine_poses(self) -> tuple[tuple[str, int, int, bool], ...]:
+        """(id, square, facing, prone) of each Marine on the board, in squad order: the same tuple object while
+        none of them changed (the rules' own record), so a player can key a memo on it cheaply."""
+        sight = self._trusted_sight()
+        return sight.poses if sight is not None else self._poses_now()
+
+    def _poses_now(self) -> tuple[tuple[str, int, int, bool], ...]:
+        get = self.p.get
+        # Marines are only ever created with the state (the mission's squad, in p's order), never re-added.
+        return tuple([(mid, pc.sq, pc.facing, pc.prone) for mid in self.game.marine_ids
+                      if (pc := get(mid)) is not None and pc.sq >= 0 and pc.kind == "marine"])
+
     def _marine_sight(self, check_poses: bool = False) -> MarineSight:
         """What the Marines see now, kept from call to call (in _sight_cache) while they stay put (the Genestealer
         turn, mostly). Eyes: (marine id, level, walls-only view for spotting blips, squares it might see through
@@ -162,10 +188,7 @@ class SightRules(VictoryRules):
         feat = self.feat
         if cached is not None and cached.feat is feat and self._sight_rev == self._pose_rev and not check_poses:
             return cached  # no Marine moved, turned, fell, stood up or left since the cache was checked
-        get = self.p.get
-        # Marines are only ever created with the state (the mission's squad, in p's order), never re-added.
-        poses = tuple([(mid, pc.sq, pc.facing, pc.prone) for mid in self.game.marine_ids
-                       if (pc := get(mid)) is not None and pc.sq >= 0 and pc.kind == "marine"])
+        poses = self._poses_now()
         self._sight_rev = self._pose_rev
         if cached is not None and cached.feat is feat and cached.poses == poses:
             return cached
