@@ -426,7 +426,8 @@ class GenestealerPlayer:
             cands += [(v, (2, 0), act("climb", pid)), (v, (2, 1), act("jump", pid))]
         if not cands:
             return None
-        cands.sort(key=_cand_key)
+        # Each candidate's order is unique, so the tuples sort by (score, order) without a key function.
+        cands.sort()
         legal = sit.legal
         for c in cands:
             if c[2] in legal:
@@ -582,7 +583,7 @@ class GenestealerPlayer:
             if (s in feat.ladder or s in feat.pit_up) and t not in occ and t not in closed:
                 cands.append((lo, (2, 0, 0), t, (0.02,), act("climb", pid)))
             cands.append((lo, (2, 1, 0), t, (0.02,), act("jump", pid)))
-        cands.sort(key=_cand_key)
+        cands.sort()  # by (lower bound, order): each order is unique, so later fields are never compared
         legal = sit.legal
         # Starting from (limit, before everything): a candidate must score strictly under the limit.
         best_v, best_o, best_a = limit, (-1, 0, 0), None
@@ -603,10 +604,6 @@ class GenestealerPlayer:
 
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
-
-
-def _cand_key(c: tuple[Any, ...]) -> tuple[Any, Any]:
-    return c[0], c[1]
 
 
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}
