@@ -423,7 +423,12 @@ class GenestealerPlayer:
         t = gt.hole_dest.get(s, -1)
         if t >= 0 and dm[t] + 0.02 < limit:
             v = dm[t] + 0.02
-            cands += [(v, (2, 0), act("climb", pid)), (v, (2, 1), act("jump", pid))]
+            # Only climbs and jumps the rules may offer are asked about (see _step).
+            if t not in occ and t not in closed and (s in st.feat.ladder or s in st.feat.pit_up):
+                cands.append((v, (2, 0), act("climb", pid)))
+            j = gt.jump_dest.get(s, -1)
+            if j >= 0 and j not in occ and j not in closed:
+                cands.append((v, (2, 1), act("jump", pid)))
         if not cands:
             return None
         # Each candidate's order is unique, so the tuples sort by (score, order) without a key function.
@@ -582,7 +587,11 @@ class GenestealerPlayer:
             # never an occupied one or a closed door: any other climb is never legal, so it is not asked about.
             if (s in feat.ladder or s in feat.pit_up) and t not in occ and t not in closed:
                 cands.append((lo, (2, 0, 0), t, (0.02,), act("climb", pid)))
-            cands.append((lo, (2, 1, 0), t, (0.02,), act("jump", pid)))
+            # Likewise a jump only down a pitfall with a floor below or a ladder from its top (GameTables.jump_dest)
+            # into a square it may enter.
+            j = sit.gt.jump_dest.get(s, -1)
+            if j >= 0 and j not in occ and j not in closed:
+                cands.append((lo, (2, 1, 0), t, (0.02,), act("jump", pid)))
         cands.sort()  # by (lower bound, order): each order is unique, so later fields are never compared
         legal = sit.legal
         # Starting from (limit, before everything): a candidate must score strictly under the limit.
