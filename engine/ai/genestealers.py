@@ -348,9 +348,13 @@ class GenestealerPlayer:
                 a = self._stealer(pc, fld) if pc.kind == "stealer" else self._blip(pc, fld)
                 if a is not None and a in sit.legal:
                     return a
-        fresh = [pc for pc in sit.enemies if pc.st == 0 and pc.id != st.active]
-        fresh.sort(key=lambda pc: (pc.kind == "blip", dm[pc.sq] if pc.sq >= 0 else INF, pc.id))
-        for pc in fresh:
+        active = st.active
+        # Sorted as (blip?, distance, id, piece) tuples: ids are unique, so the pieces are never compared.
+        fresh = [(pc.kind == "blip", dm[pc.sq] if pc.sq >= 0 else INF, pc.id, pc) for pc in sit.enemies if pc.st == 0]
+        fresh.sort()
+        for _, _, pid, pc in fresh:
+            if pid == active:
+                continue
             a = self._stealer(pc, fld) if pc.kind == "stealer" else self._blip(pc, fld)
             if a is not None and a in sit.legal:
                 return a
