@@ -531,8 +531,9 @@ class GenestealerPlayer:
         the earliest in legal-action order on ties, if it gains over half a square.
 
         Candidates are taken in order of their score without the shots (a lower bound, since shots only
-        add), and the rules are asked about one only while it could still win: the same action as scoring
-        every legal action, for a few legality questions and line-of-sight checks instead of all of them.
+        add) while one could still win, and the rules are asked about one only when its score would win: the
+        same action as scoring every legal action, for a few legality questions and line-of-sight checks
+        instead of all of them.
         """
         sit = fld.sit
         st = sit.state
@@ -603,15 +604,14 @@ class GenestealerPlayer:
         for lo, order, t, adds, a in cands:
             if lo > best_v or (lo == best_v and order > best_o):
                 break  # the rest score at least this much: none can win
-            if a not in legal:
-                continue
             x = dm[t]
             v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
             if caution:
                 v += caution * danger(t)
             for e in adds:
                 v += e
-            if v < best_v or (v == best_v and order < best_o):
+            # The rules are asked only about a candidate that would win: a loser's legality changes nothing.
+            if (v < best_v or (v == best_v and order < best_o)) and a in legal:
                 best_v, best_o, best_a = v, order, a
         return best_a
 
