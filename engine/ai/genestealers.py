@@ -476,8 +476,41 @@ class GenestealerPlayer:
             return None
         if self.novice:
             return self._step(pc, fld, charge=True)
+        if not self._may_step(pc, fld, True) and not self._may_step(pc, fld, False):
+            return None  # no step either way (often a Genestealer queued behind others): no need to weigh a charge
         charge = self._should_charge(pc, fld)
         return self._step(pc, fld, charge=charge)
+
+    def _may_step(self, pc: Any, fld: _Field, charge: bool) -> bool:
+        """False when `_step(pc, fld, charge=charge)` surely returns None: none of its candidates has a lower bound
+        under its limit (the same tests and float operations as _step, without building the candidates)."""
+        sit = fld.sit
+        st = sit.state
+        b = sit.board
+        dm = fld.dm
+        s = pc.sq
+        stand = self.w.standoff
+        x = dm[s]
+        v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+        v += (0.5 + 2 * self.w.caution) * fld.danger(s)
+        limit = v - 0.5
+        occ = st.occ
+        closed = st.closed
+        for _d, t, _cost in b.steps(s, pc.facing, False):
+            if t not in occ and t not in closed:
+                x = dm[t]
+                lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+                if lo + 0.01 < limit:
+                    return True
+        door_state = st.door_state
+        for did, t in b.doors_near(s, pc.facing):
+            if door_state[did] == "closed":
+                x = dm[t]
+                lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+                if lo + 0.03 < limit:
+                    return True
+        # A climb or jump: its candidate is not always built (see _step), so any counts here.
+        return sit.gt.hole_dest.get(s, -1) >= 0
 
     def _better_flank(self, pc: Any, marine: Any, fld: _Field) -> bool:
         """Next to a Marine who faces us: is a side or rear square one cheap step away? Then go there."""
