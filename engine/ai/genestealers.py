@@ -348,9 +348,13 @@ class GenestealerPlayer:
                 a = self._stealer(pc, fld) if pc.kind == "stealer" else self._blip(pc, fld)
                 if a is not None and a in sit.legal:
                     return a
-        fresh = [pc for pc in sit.enemies if pc.st == 0 and pc.id != st.active]
-        fresh.sort(key=lambda pc: (pc.kind == "blip", dm[pc.sq] if pc.sq >= 0 else INF, pc.id))
-        for pc in fresh:
+        active = st.active
+        # Sorted as (blip?, distance, id, piece) tuples: ids are unique, so the pieces are never compared.
+        fresh = [(pc.kind == "blip", dm[pc.sq] if pc.sq >= 0 else INF, pc.id, pc) for pc in sit.enemies if pc.st == 0]
+        fresh.sort()
+        for _, _, pid, pc in fresh:
+            if pid == active:
+                continue
             a = self._stealer(pc, fld) if pc.kind == "stealer" else self._blip(pc, fld)
             if a is not None and a in sit.legal:
                 return a
@@ -423,10 +427,16 @@ class GenestealerPlayer:
         t = gt.hole_dest.get(s, -1)
         if t >= 0 and dm[t] + 0.02 < limit:
             v = dm[t] + 0.02
-            cands += [(v, (2, 0), act("climb", pid)), (v, (2, 1), act("jump", pid))]
+            # Only climbs and jumps the rules may offer are asked about (see _step).
+            if t not in occ and t not in closed and (s in st.feat.ladder or s in st.feat.pit_up):
+                cands.append((v, (2, 0), act("climb", pid)))
+            j = gt.jump_dest.get(s, -1)
+            if j >= 0 and j not in occ and j not in closed:
+                cands.append((v, (2, 1), act("jump", pid)))
         if not cands:
             return None
-        cands.sort(key=_cand_key)
+        # Each candidate's order is unique, so the tuples sort by (score, order) without a key function.
+        cands.sort()
         legal = sit.legal
         for c in cands:
             if c[2] in legal:
@@ -466,8 +476,41 @@ class GenestealerPlayer:
             return None
         if self.novice:
             return self._step(pc, fld, charge=True)
+        if not self._may_step(pc, fld, True) and not self._may_step(pc, fld, False):
+            return None  # no step either way (often a Genestealer queued behind others): no need to weigh a charge
         charge = self._should_charge(pc, fld)
         return self._step(pc, fld, charge=charge)
+
+    def _may_step(self, pc: Any, fld: _Field, charge: bool) -> bool:
+        """False when `_step(pc, fld, charge=charge)` surely returns None: none of its candidates has a lower bound
+        under its limit (the same tests and float operations as _step, without building the candidates)."""
+        sit = fld.sit
+        st = sit.state
+        b = sit.board
+        dm = fld.dm
+        s = pc.sq
+        stand = self.w.standoff
+        x = dm[s]
+        v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+        v += (0.5 + 2 * self.w.caution) * fld.danger(s)
+        limit = v - 0.5
+        occ = st.occ
+        closed = st.closed
+        for _d, t, _cost in b.steps(s, pc.facing, False):
+            if t not in occ and t not in closed:
+                x = dm[t]
+                lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+                if lo + 0.01 < limit:
+                    return True
+        door_state = st.door_state
+        for did, t in b.doors_near(s, pc.facing):
+            if door_state[did] == "closed":
+                x = dm[t]
+                lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+                if lo + 0.03 < limit:
+                    return True
+        # A climb or jump: its candidate is not always built (see _step), so any counts here.
+        return sit.gt.hole_dest.get(s, -1) >= 0
 
     def _better_flank(self, pc: Any, marine: Any, fld: _Field) -> bool:
         """Next to a Marine who faces us: is a side or rear square one cheap step away? Then go there."""
@@ -521,8 +564,9 @@ class GenestealerPlayer:
         the earliest in legal-action order on ties, if it gains over half a square.
 
         Candidates are taken in order of their score without the shots (a lower bound, since shots only
-        add), and the rules are asked about one only while it could still win: the same action as scoring
-        every legal action, for a few legality questions and line-of-sight checks instead of all of them.
+        add) while one could still win, and the rules are asked about one only when its score would win: the
+        same action as scoring every legal action, for a few legality questions and line-of-sight checks
+        instead of all of them.
         """
         sit = fld.sit
         st = sit.state
@@ -581,32 +625,31 @@ class GenestealerPlayer:
             # never an occupied one or a closed door: any other climb is never legal, so it is not asked about.
             if (s in feat.ladder or s in feat.pit_up) and t not in occ and t not in closed:
                 cands.append((lo, (2, 0, 0), t, (0.02,), act("climb", pid)))
-            cands.append((lo, (2, 1, 0), t, (0.02,), act("jump", pid)))
-        cands.sort(key=_cand_key)
+            # Likewise a jump only down a pitfall with a floor below or a ladder from its top (GameTables.jump_dest)
+            # into a square it may enter.
+            j = sit.gt.jump_dest.get(s, -1)
+            if j >= 0 and j not in occ and j not in closed:
+                cands.append((lo, (2, 1, 0), t, (0.02,), act("jump", pid)))
+        cands.sort()  # by (lower bound, order): each order is unique, so later fields are never compared
         legal = sit.legal
         # Starting from (limit, before everything): a candidate must score strictly under the limit.
         best_v, best_o, best_a = limit, (-1, 0, 0), None
         for lo, order, t, adds, a in cands:
             if lo > best_v or (lo == best_v and order > best_o):
                 break  # the rest score at least this much: none can win
-            if a not in legal:
-                continue
             x = dm[t]
             v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
             if caution:
                 v += caution * danger(t)
             for e in adds:
                 v += e
-            if v < best_v or (v == best_v and order < best_o):
+            # The rules are asked only about a candidate that would win: a loser's legality changes nothing.
+            if (v < best_v or (v == best_v and order < best_o)) and a in legal:
                 best_v, best_o, best_a = v, order, a
         return best_a
 
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
-
-
-def _cand_key(c: tuple[Any, ...]) -> tuple[Any, Any]:
-    return c[0], c[1]
 
 
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}

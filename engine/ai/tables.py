@@ -302,6 +302,14 @@ class GameTables:
                 _add_step(ru, rh, top, below, 3)
         # Where a climb or jump from s leads: up or down a ladder, else up or down a hole (-1: a bottomless one).
         self.hole_dest: dict[int, int] = {**pits, **feat.pit_up, **feat.ladder}
+        # Where a jump from s lands, for the squares the rules may offer one from (MovementRules._hole_moves): down
+        # a pitfall that has a floor below, or (pf_ladders) down a ladder from its top. Any other jump is never legal.
+        jump = {s: t for s, t in pits.items() if t >= 0}
+        if pf:
+            for s in feat.ladder_top:
+                if s not in pits and feat.ladder[s] >= 0:
+                    jump[s] = feat.ladder[s]
+        self.jump_dest = jump
         self.fwd = Graph(fu, fh)
         self.rev = Graph(ru, rh)
         self.marine_rev = Graph(mu, mh)
