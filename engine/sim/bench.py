@@ -11,7 +11,7 @@ from engine.sim.batch import run_batch
 from engine.sim.cli_support import mission_path
 from engine.sim.local import default_workers
 from engine.sim.play import play_game
-from engine.sim.runner import build_game
+from engine.sim.runner import build_game, tune_gc_for_games
 from engine.sim.spec import BatchSpec, game_seed
 
 
@@ -32,6 +32,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     game = build_game(spec)
     built = time.perf_counter() - t0
     players = {side: make_policy(policies[side]) for side in SIDES}
+    tune_gc_for_games()  # as the pool's workers do, so the one-core figure is a worker's
     t0 = time.perf_counter()
     actions = 0
     for i in range(args.games):

@@ -19,7 +19,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from engine.sim.record import GameRecord
-from engine.sim.runner import iter_chunk
+from engine.sim.runner import iter_chunk, tune_gc_for_games
 from engine.sim.spec import BatchSpec, game_seed
 
 POLL_SECONDS = 0.1
@@ -42,6 +42,7 @@ def _worker_main(conn: Connection) -> None:
     """Loop of one worker process: receive (spec, items), send one row per game, then "done"."""
     # Ctrl-C goes to the whole process group; only the parent decides what it means.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    tune_gc_for_games()  # this process only plays games
     conn.send(("ready", None))  # start-up (seconds on a busy machine) does not count against a game
     while True:
         try:

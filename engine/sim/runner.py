@@ -7,6 +7,7 @@ and on Dask workers alike.
 from __future__ import annotations
 
 import copy
+import gc
 import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,6 +22,19 @@ PlayFn = Callable[[int, int], GameRecord]
 # One built runner per process: a worker plays many chunks of the same batch (or of a sweep's batches).
 _CACHE: dict[str, PlayFn] = {}
 _CACHE_LIMIT = 8
+
+
+# Net allocations of container objects between two young-generation collections in a batch worker (CPython's
+# default is 700). A game frees nearly all it makes by reference counting, so the cycle collector mostly walks
+# live maps and states for nothing: at 100,000 it costs about 0.1% of a Pitfall game instead of 2.4%
+# (callgrind, 150 games), and a worker's peak memory stays the same (66 MB over 600 games).
+WORKER_GC_THRESHOLD = 100_000
+
+
+def tune_gc_for_games() -> None:
+    """Set this process's cycle collector for playing many games: only in processes that do nothing else."""
+    _gen0, gen1, gen2 = gc.get_threshold()
+    gc.set_threshold(WORKER_GC_THRESHOLD, gen1, gen2)
 
 
 def load_spec_mission(spec: BatchSpec) -> Any:
