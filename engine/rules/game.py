@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.mission.model import Mission
 from engine.rules.actions import NO_ACTOR_VERBS, Action, act, move_actions, parse_action
-from engine.rules.board import DIR_INDEX, FACE_NAMES, Board
+from engine.rules.board import FACE_NAMES, Board
 from engine.rules.dice import Dice
 from engine.rules.features import Features, draw_features
 from engine.rules.lazy_legal import LegalActions
@@ -189,8 +189,10 @@ class GameState(PhaseRules):
                 own = memo[1].get(actor) if memo[0] == version else None
                 if own is not None:
                     ok = _listed(action, own)
-                elif verb == "move" or verb == "turn":
-                    ok = self._step_or_turn_is_legal(actor, action)
+                elif verb == "move":
+                    ok = self._move_is_legal(actor, action)
+                elif verb == "turn":
+                    ok = self._turn_is_legal(actor, action)
                 elif verb == "enter" or verb == "reveal":
                     ok = self._enter_or_reveal_is_legal(actor, action)
                 elif (verb == "climb" or verb == "jump") and self.phase != "marines":
@@ -211,43 +213,17 @@ class GameState(PhaseRules):
             return ok
         return _listed(action, self._legal_list())
 
-    def _step_or_turn_is_legal(self, actor: str, action: Action) -> bool:
-        """Action phase, a move or turn whose actor's actions are not listed yet: that one step or facing is
-        checked, and the answer kept for this version (a player asks, then apply asks again)."""
+    def _turn_is_legal(self, actor: str, action: Action) -> bool:
+        """Action phase, a turn whose actor's actions are not listed yet: that one facing is checked, and the
+        answer kept for this version (a player asks, then apply asks again)."""
         version = self.version
         memo = self._quick_memo
         if memo[0] != version:
             memo = self._quick_memo = (version, {}, {})
-        args = action.args
-        if action.verb == "move":
-            if len(args) < 2:
-                return False
-            # One direction's moves serve every move that way (a Genestealer's three facings, a jump).
-            key = (actor, args[1])
-            moves = memo[1].get(key)
-            if moves is None:
-                # The moves of `actor` toward that direction that legal_actions() lists. Exact: moves come from
-                # their actor's step loop only (never from another piece's, nor PASS / END), and that loop run for
-                # one direction lists that direction's moves (LegalRules._moves_toward).
-                pc = self.p.get(actor)
-                d = DIR_INDEX.get(args[1])
-                if pc is None or d is None:
-                    moves = []
-                else:
-                    if self._memo_v != version:  # _open_memo() and _begin_memo(), inlined
-                        self._memo_v = version
-                        self._seen_memo = {}
-                        self._sight_memo = None
-                    moves = self._moves_toward(pc, d)
-                memo[1][key] = moves
-            for x in moves:  # _listed, inlined (a direction lists four moves at most)
-                if x is action:
-                    return True
-            return action in moves
         known = memo[2].get(action)
         if known is None:
             pc = self.p.get(actor)
-            quick = quick_turn_legal(self, pc, args) if pc is not None else False
+            quick = quick_turn_legal(self, pc, action.args) if pc is not None else False
             known = memo[2][action] = quick if quick is not None else action in self._own_actions(actor)
         return known
 
