@@ -18,36 +18,38 @@ class ActingRules(LegalRules):
     """Applying a piece action, what follows it (conversions, CP reactions, overwatch) and simple orders."""
 
     def _piece_action(self, a: Action, reaction: bool) -> None:
+        """Apply a piece action (or a psi power), then queue what follows it."""
         pid = a.args[0] if a.args else ""
         verb = a.verb
+        stealer: Piece | None = None
+        base: int | None = None
         if verb == "psi":
             self._do_psi(a)
-            self._after_action(None)
-            return
-        pc = self.p[pid]
-        marine = pc.kind == "marine"
-        if marine:
-            if verb != "shoot":
-                pc.sus = ""
-            if pc.ow and verb != "unjam" and verb != "overwatch":
-                pc.ow = False
-            if pc.guard and verb != "guard":
-                pc.guard = False
-        base = len(self.stack)
-        self._act_fns[verb](self, pc, a, reaction)
-        kind = pc.kind
-        if kind == "marine":
-            if reaction or (verb != "move" and verb != "turn"):
-                pc.free = False
-        elif kind == "stealer" and verb != "turn":
-            pc.free = False
-        self._after_action(pc if kind != "marine" and pid in self.p else None, base)
-
-    def _after_action(self, stealer: Piece | None, base: int | None = None) -> None:
-        """Queue what follows an action, under the frames the action itself pushed (they resolve first):
-        involuntary conversions, then the CP reaction, then overwatch."""
+        else:
+            pc = self.p[pid]
+            marine = pc.kind == "marine"
+            if marine:
+                if verb != "shoot":
+                    pc.sus = ""
+                if pc.ow and verb != "unjam" and verb != "overwatch":
+                    pc.ow = False
+                if pc.guard and verb != "guard":
+                    pc.guard = False
+            base = len(self.stack)
+            self._act_fns[verb](self, pc, a, reaction)
+            kind = pc.kind
+            if kind == "marine":
+                if reaction or (verb != "move" and verb != "turn"):
+                    pc.free = False
+            else:
+                if kind == "stealer" and verb != "turn":
+                    pc.free = False
+                if pid in self.p:
+                    stealer = pc
+        # What follows the action, queued under the frames the action itself pushed (they resolve first; a psi
+        # power's above them): involuntary conversions, then the CP reaction, then overwatch.
         hooks: tuple[tuple[Any, ...], ...] = _CONV_ONLY
-        if self.phase == "stealers" and stealer is not None:
+        if stealer is not None and self.phase == "stealers":
             if stealer.kind == "stealer" and stealer.sq >= 0:
                 sid = stealer.id
                 own = _STEALER_HOOKS.get(sid)
