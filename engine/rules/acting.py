@@ -36,7 +36,7 @@ class ActingRules(LegalRules):
                 if pc.guard and verb != "guard":
                     pc.guard = False
             base = len(self.stack)
-            self._act_fns[verb](self, pc, a, reaction)
+            self._act_tab[verb](self, pc, a, reaction)
             kind = pc.kind
             if kind == "marine":
                 if reaction or (verb != "move" and verb != "turn"):

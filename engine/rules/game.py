@@ -143,7 +143,7 @@ class GameState(PhaseRules):
             out: list[Action] = []
         elif self.stack:
             top = self.stack[-1]
-            out = self._legal_fns[top[0]](self, top)
+            out = self._legal_tab[top[0]](self, top)
         else:
             out = self._phase_actions()
         self._legal = out
@@ -345,7 +345,7 @@ class GameState(PhaseRules):
         self.version += 1
         if stack:
             frame = stack.pop()
-            self._do_fns[frame[0]](self, frame, a)
+            self._do_tab[frame[0]](self, frame, a)
         elif a.verb == "pass":
             self._end_phase_step()
         elif a.verb == "end":
@@ -371,7 +371,7 @@ class GameState(PhaseRules):
         """Run automatic frames until a decision is needed or the stack is empty; the decision's options when they
         had to be listed to see that there are some."""
         stack = self.stack
-        run_fns, legal_fns = self._run_fns, self._legal_fns
+        run_fns, legal_fns = self._run_tab, self._legal_tab
         while self.result_ is None and stack:
             top = stack[-1]
             name = top[0]
@@ -403,7 +403,11 @@ def _listed(a: Action, actions: list[Action]) -> bool:
 _AUTO = None
 _MARINE_ORDERS = frozenset({"overwatch", "guard", "shoot"})  # answered by GameState._marine_order_is_legal
 # Attributes copy() does not take over: the copy has its own dice, and starts with no memo scope open.
-_NOT_COPIED = frozenset({"game", "dice", "_memo_v", "_seen_memo", "_sight_memo", "_quick_memo", "_ok_a", "_ok_v"})
+# The handler tables (_run_tab, ...) are the class's own, set by the constructor.
+_NOT_COPIED = frozenset({
+    "game", "dice", "_memo_v", "_seen_memo", "_sight_memo", "_quick_memo", "_ok_a", "_ok_v",
+    "_run_tab", "_legal_tab", "_do_tab", "_act_tab",
+})
 # Decisions that always offer at least one action (skip computing their options just to check).
 _NEVER_EMPTY = frozenset({"react", "ow", "owdoor", "cmd", "alpha", "parry", "guardroll", "psipoints"})
 
