@@ -236,13 +236,11 @@ class StateCore:
         return self.game.board.name(sq)
 
     def traffic_squares(self) -> dict[tuple[str, int, int], int]:
-        """How many times Genestealers and blips entered each square: (level, x, y) -> count."""
-        b = self.game.board
-        out = {}
-        for sq in sorted(self.traffic):
-            li, x, y = b.lxy(sq)
-            out[(b.level_ids[li], x, y)] = self.traffic[sq]
-        return out
+        """How many times Genestealers and blips entered each square: (level, x, y) -> count, in (level, x, y)
+        order (what the game's record sorts them by)."""
+        keys, rank = self.game.board.square_keys()
+        traffic = self.traffic
+        return {keys[sq]: traffic[sq] for sq in sorted(traffic, key=rank.__getitem__)}
 
     def features(self) -> dict[str, list[tuple[str, int, int]]]:
         """This game's pitfalls, ladder ends, rubble and chutes as (level, x, y)."""
