@@ -64,12 +64,20 @@ class ActingRules(LegalRules):
                         m.sus = ""
                 self._sus_set = False
         stack = self.stack
-        if base is None or base == len(stack):
-            stack.extend(hooks)
-        else:
-            stack[base:base] = hooks
+        on_top = base is None or base == len(stack)
+        # Only the conversion check follows (a blip's or a Marine's action, nothing pushed by it, the game not over):
+        # its frame would be the top one and _drain, which apply runs right after this, would run it first, so it
+        # is run here instead (below, once the victory check has not ended the game, which would drop the frame).
+        conv_now = hooks is _CONV_ONLY and on_top and self.result_ is None
+        if not conv_now:
+            if on_top:
+                stack.extend(hooks)
+            else:
+                stack[base:base] = hooks
         if self._vic_rev != self._vic_clean:  # else _check_victory would return at once (victory.py)
             self._check_victory()
+        if conv_now and self.result_ is None:
+            self._run_conv(_CONV)
 
     def _act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
         self._pay(pc, 2, reaction)
