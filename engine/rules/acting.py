@@ -18,36 +18,38 @@ class ActingRules(LegalRules):
     """Applying a piece action, what follows it (conversions, CP reactions, overwatch) and simple orders."""
 
     def _piece_action(self, a: Action, reaction: bool) -> None:
+        """Apply a piece action (or a psi power), then queue what follows it."""
         pid = a.args[0] if a.args else ""
         verb = a.verb
+        stealer: Piece | None = None
+        base: int | None = None
         if verb == "psi":
             self._do_psi(a)
-            self._after_action(None)
-            return
-        pc = self.p[pid]
-        marine = pc.kind == "marine"
-        if marine:
-            if verb != "shoot":
-                pc.sus = ""
-            if pc.ow and verb != "unjam" and verb != "overwatch":
-                pc.ow = False
-            if pc.guard and verb != "guard":
-                pc.guard = False
-        base = len(self.stack)
-        self._act_fns[verb](self, pc, a, reaction)
-        kind = pc.kind
-        if kind == "marine":
-            if reaction or (verb != "move" and verb != "turn"):
-                pc.free = False
-        elif kind == "stealer" and verb != "turn":
-            pc.free = False
-        self._after_action(pc if kind != "marine" and pid in self.p else None, base)
-
-    def _after_action(self, stealer: Piece | None, base: int | None = None) -> None:
-        """Queue what follows an action, under the frames the action itself pushed (they resolve first):
-        involuntary conversions, then the CP reaction, then overwatch."""
+        else:
+            pc = self.p[pid]
+            marine = pc.kind == "marine"
+            if marine:
+                if verb != "shoot":
+                    pc.sus = ""
+                if pc.ow and verb != "unjam" and verb != "overwatch":
+                    pc.ow = False
+                if pc.guard and verb != "guard":
+                    pc.guard = False
+            base = len(self.stack)
+            self._act_tab[verb](self, pc, a, reaction)
+            kind = pc.kind
+            if kind == "marine":
+                if reaction or (verb != "move" and verb != "turn"):
+                    pc.free = False
+            else:
+                if kind == "stealer" and verb != "turn":
+                    pc.free = False
+                if pid in self.p:
+                    stealer = pc
+        # What follows the action, queued under the frames the action itself pushed (they resolve first; a psi
+        # power's above them): involuntary conversions, then the CP reaction, then overwatch.
         hooks: tuple[tuple[Any, ...], ...] = _CONV_ONLY
-        if self.phase == "stealers" and stealer is not None:
+        if stealer is not None and self.phase == "stealers":
             if stealer.kind == "stealer" and stealer.sq >= 0:
                 sid = stealer.id
                 own = _STEALER_HOOKS.get(sid)
@@ -62,12 +64,20 @@ class ActingRules(LegalRules):
                         m.sus = ""
                 self._sus_set = False
         stack = self.stack
-        if base is None or base == len(stack):
-            stack.extend(hooks)
-        else:
-            stack[base:base] = hooks
+        on_top = base is None or base == len(stack)
+        # Only the conversion check follows (a blip's or a Marine's action, nothing pushed by it, the game not over):
+        # its frame would be the top one and _drain, which apply runs right after this, would run it first, so it
+        # is run here instead (below, once the victory check has not ended the game, which would drop the frame).
+        conv_now = hooks is _CONV_ONLY and on_top and self.result_ is None
+        if not conv_now:
+            if on_top:
+                stack.extend(hooks)
+            else:
+                stack[base:base] = hooks
         if self._vic_rev != self._vic_clean:  # else _check_victory would return at once (victory.py)
             self._check_victory()
+        if conv_now and self.result_ is None:
+            self._run_conv(_CONV)
 
     def _act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
         self._pay(pc, 2, reaction)

@@ -79,6 +79,7 @@ class Board:
         self.psi_memo: dict[int, Any] = {}  # square -> what the Archivist's powers may target from it (psychic.py)
         # Pitfall random set-up: the squares each zone section offers before this game's counters (features.py)
         self.setup_candidates: dict[tuple[int, str], tuple[tuple[int, int, tuple[int, ...]], ...]] | None = None
+        self._square_keys: tuple[list[tuple[str, int, int]], list[int]] | None = None  # square_keys()
 
     # -- squares ------------------------------------------------------------------------------------
     def sq(self, li: int, x: int, y: int) -> int:
@@ -96,6 +97,20 @@ class Board:
         li, r = divmod(s, self.plane)
         yy, xx = divmod(r, self.W)
         return li, xx - 1, yy - 1
+
+    def square_keys(self) -> tuple[list[tuple[str, int, int]], list[int]]:
+        """(level id, x, y) of every square (lxy with the level's id), and each square's rank in the order of
+        those keys, both by square number: made once per Board (every game's statistics read them for the squares
+        its Genestealers entered)."""
+        keys = self._square_keys
+        if keys is None:
+            ids = self.level_ids
+            names = [(ids[li], x, y) for li, x, y in map(self.lxy, range(self.size))]
+            rank = [0] * self.size
+            for k, s in enumerate(sorted(range(self.size), key=names.__getitem__)):
+                rank[s] = k
+            keys = self._square_keys = (names, rank)
+        return keys
 
     def name(self, s: int) -> str:
         li, x, y = self.lxy(s)

@@ -23,6 +23,9 @@ class Features:
         self.ladder_top: dict[int, int] = {}
         self.rubble: dict[int, int] = {}
         self.chutes: dict[int, int] = {}
+        # Squares where entering always has a consequence (a chute, a pitfall, a ladder top): with objects and
+        # flames, where a step must call MovementRules._entered (set by finish()).
+        self.on_enter: frozenset[int] = frozenset()
         # square -> ((hole square on the viewer's level, other end, diagonally-opposite square or -1, upper), ...)
         self._views: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
         self._through: dict[int, tuple[int, ...]] = {}
@@ -54,6 +57,7 @@ class Features:
                     views.setdefault(n, []).append((here, there, opp, upper))
         self._through = {k: tuple(v) for k, v in through.items()}
         self._views = {k: tuple(v) for k, v in views.items()}
+        self.on_enter = frozenset([*self.chutes, *self.pit_down, *self.ladder_top])
 
     def through(self, s: int) -> tuple[int, ...]:
         """Squares directly above or below s through a hole."""

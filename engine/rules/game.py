@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.mission.model import Mission
 from engine.rules.actions import NO_ACTOR_VERBS, Action, act, move_actions, parse_action
-from engine.rules.board import DIR_INDEX, FACE_NAMES, Board
+from engine.rules.board import FACE_NAMES, Board
 from engine.rules.dice import Dice
 from engine.rules.features import Features, draw_features
 from engine.rules.lazy_legal import LegalActions
@@ -143,7 +143,7 @@ class GameState(PhaseRules):
             out: list[Action] = []
         elif self.stack:
             top = self.stack[-1]
-            out = self._legal_fns[top[0]](self, top)
+            out = self._legal_tab[top[0]](self, top)
         else:
             out = self._phase_actions()
         self._legal = out
@@ -189,8 +189,10 @@ class GameState(PhaseRules):
                 own = memo[1].get(actor) if memo[0] == version else None
                 if own is not None:
                     ok = _listed(action, own)
-                elif verb == "move" or verb == "turn":
-                    ok = self._step_or_turn_is_legal(actor, action)
+                elif verb == "move":
+                    ok = self._move_is_legal(actor, action)
+                elif verb == "turn":
+                    ok = self._turn_is_legal(actor, action)
                 elif verb == "enter" or verb == "reveal":
                     ok = self._enter_or_reveal_is_legal(actor, action)
                 elif (verb == "climb" or verb == "jump") and self.phase != "marines":
@@ -211,43 +213,17 @@ class GameState(PhaseRules):
             return ok
         return _listed(action, self._legal_list())
 
-    def _step_or_turn_is_legal(self, actor: str, action: Action) -> bool:
-        """Action phase, a move or turn whose actor's actions are not listed yet: that one step or facing is
-        checked, and the answer kept for this version (a player asks, then apply asks again)."""
+    def _turn_is_legal(self, actor: str, action: Action) -> bool:
+        """Action phase, a turn whose actor's actions are not listed yet: that one facing is checked, and the
+        answer kept for this version (a player asks, then apply asks again)."""
         version = self.version
         memo = self._quick_memo
         if memo[0] != version:
             memo = self._quick_memo = (version, {}, {})
-        args = action.args
-        if action.verb == "move":
-            if len(args) < 2:
-                return False
-            # One direction's moves serve every move that way (a Genestealer's three facings, a jump).
-            key = (actor, args[1])
-            moves = memo[1].get(key)
-            if moves is None:
-                # The moves of `actor` toward that direction that legal_actions() lists. Exact: moves come from
-                # their actor's step loop only (never from another piece's, nor PASS / END), and that loop run for
-                # one direction lists that direction's moves (LegalRules._moves_toward).
-                pc = self.p.get(actor)
-                d = DIR_INDEX.get(args[1])
-                if pc is None or d is None:
-                    moves = []
-                else:
-                    if self._memo_v != version:  # _open_memo() and _begin_memo(), inlined
-                        self._memo_v = version
-                        self._seen_memo = {}
-                        self._sight_memo = None
-                    moves = self._moves_toward(pc, d)
-                memo[1][key] = moves
-            for x in moves:  # _listed, inlined (a direction lists four moves at most)
-                if x is action:
-                    return True
-            return action in moves
         known = memo[2].get(action)
         if known is None:
             pc = self.p.get(actor)
-            quick = quick_turn_legal(self, pc, args) if pc is not None else False
+            quick = quick_turn_legal(self, pc, action.args) if pc is not None else False
             known = memo[2][action] = quick if quick is not None else action in self._own_actions(actor)
         return known
 
@@ -369,7 +345,7 @@ class GameState(PhaseRules):
         self.version += 1
         if stack:
             frame = stack.pop()
-            self._do_fns[frame[0]](self, frame, a)
+            self._do_tab[frame[0]](self, frame, a)
         elif a.verb == "pass":
             self._end_phase_step()
         elif a.verb == "end":
@@ -395,7 +371,7 @@ class GameState(PhaseRules):
         """Run automatic frames until a decision is needed or the stack is empty; the decision's options when they
         had to be listed to see that there are some."""
         stack = self.stack
-        run_fns, legal_fns = self._run_fns, self._legal_fns
+        run_fns, legal_fns = self._run_tab, self._legal_tab
         while self.result_ is None and stack:
             top = stack[-1]
             name = top[0]
@@ -427,7 +403,11 @@ def _listed(a: Action, actions: list[Action]) -> bool:
 _AUTO = None
 _MARINE_ORDERS = frozenset({"overwatch", "guard", "shoot"})  # answered by GameState._marine_order_is_legal
 # Attributes copy() does not take over: the copy has its own dice, and starts with no memo scope open.
-_NOT_COPIED = frozenset({"game", "dice", "_memo_v", "_seen_memo", "_sight_memo", "_quick_memo", "_ok_a", "_ok_v"})
+# The handler tables (_run_tab, ...) are the class's own, set by the constructor.
+_NOT_COPIED = frozenset({
+    "game", "dice", "_memo_v", "_seen_memo", "_sight_memo", "_quick_memo", "_ok_a", "_ok_v",
+    "_run_tab", "_legal_tab", "_do_tab", "_act_tab",
+})
 # Decisions that always offer at least one action (skip computing their options just to check).
 _NEVER_EMPTY = frozenset({"react", "ow", "owdoor", "cmd", "alpha", "parry", "guardroll", "psipoints"})
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from engine.rules.actions import END, PASS, Action, act
 from engine.rules.blips import BlipRules
-from engine.rules.board import FACE_NAMES
+from engine.rules.board import DIR_INDEX, FACE_NAMES
 from engine.rules.pieces import Piece
 from engine.rules.sight import MarineSight
 
@@ -204,25 +204,47 @@ class LegalRules(BlipRules):
         self._hole_moves(pc, budget, out)
 
     # -- steps: one loop per kind of piece, run over all directions or (apply's legality check) just one ------
-    def _moves_toward(self, pc: Piece, d: int) -> list[Action]:
-        """The move actions _own_actions(pc.id) lists for direction d, from the same step loop run for d alone:
-        a step's legality depends on its direction only, and no other part of a piece's actions is a move."""
-        out: list[Action] = []
-        s = pc.sq
-        if s < 0:
-            return out
-        kind = pc.kind
-        if self.phase == "marines":
-            if kind == "marine" and not pc.prone:
-                # Every step costs 1 AP or more: with no budget left the loop lists none, as _marine_actions.
-                budget = self._budget(pc, False)
-                self._marine_steps(pc, budget, out, self.game.board.steps_by_dir(s, pc.facing, True)[d])
-        elif kind != "marine" and pc.st != 2 and pc.ap > 0:
-            if kind == "stealer":
-                self._stealer_steps(pc, out, self.game.board.steps_by_dir(s, pc.facing, False)[d])
-            else:
-                self._blip_steps(pc, out, _ONE_DIR[d])
-        return out
+    def _move_is_legal(self, actor: str, action: Action) -> bool:
+        """Action phase, a move whose actor's actions are not listed yet (GameState.is_legal): the moves its actor's
+        step loop lists toward the move's direction, kept per (actor, direction) for this version (one direction
+        serves every move that way: a Genestealer's three facings, a jump).
+
+        Exact: moves come from their actor's step loop only (never from another piece's, nor PASS / END), a step's
+        legality depends on its direction only, and the loop run for one direction lists that direction's moves,
+        under the early returns of _marine_actions / _stealer_actions / _blip_actions that a step passes."""
+        version = self.version
+        memo = self._quick_memo
+        if memo[0] != version:
+            memo = self._quick_memo = (version, {}, {})
+        args = action.args
+        if len(args) < 2:
+            return False
+        key = (actor, args[1])
+        moves = memo[1].get(key)
+        if moves is None:
+            moves = memo[1][key] = []
+            pc = self.p.get(actor)
+            d = DIR_INDEX.get(args[1])
+            if pc is not None and d is not None and pc.sq >= 0:
+                if self._memo_v != version:  # _open_memo() and _begin_memo(), inlined
+                    self._memo_v = version
+                    self._seen_memo = {}
+                    self._sight_memo = None
+                kind = pc.kind
+                if self.phase == "marines":
+                    if kind == "marine" and not pc.prone:
+                        # Every step costs 1 AP or more: with no budget left the loop lists none, as _marine_actions.
+                        steps = self.game.board.steps_by_dir(pc.sq, pc.facing, True)[d]
+                        self._marine_steps(pc, self._budget(pc, False), moves, steps)
+                elif kind != "marine" and pc.st != 2 and pc.ap > 0:
+                    if kind == "blip":
+                        self._blip_steps(pc, moves, _ONE_DIR[d])
+                    else:
+                        self._stealer_steps(pc, moves, self.game.board.steps_by_dir(pc.sq, pc.facing, False)[d])
+        for x in moves:  # _listed, inlined (a direction lists four moves at most)
+            if x is action:
+                return True
+        return action in moves
 
     def _marine_steps(self, pc: Piece, budget: int, out: list[Action], steps: Iterable[tuple[int, int, int]]) -> None:
         s = pc.sq
@@ -272,7 +294,7 @@ class LegalRules(BlipRules):
         feat = self.feat
         rubble = feat.rubble
         # _can_enter for a blip, inlined: this loop is the hottest of the Genestealer turn. A player's question
-        # about one step runs it for one direction (apply's check, _moves_toward), so what the loop needs is set
+        # about one step runs it for one direction (apply's check, _move_is_legal), so what the loop needs is set
         # up only once a step passes the cheap tests, and the Marines' sight only then.
         occ, closed, bar, flames, obj = self.occ, self.closed, self.barriers, self.flames, self.obj_at
         flames_ok = s in flames and not game.fire_module and not game.markers

@@ -118,7 +118,7 @@ class MovementRules(FireRules):
             extra = args[2] if len(args) > 2 else None
             if kind == "stealer" and extra is not None and extra != "jump":
                 pc.facing = FACE_INDEX[extra]
-            if t in self.obj_at or t in feat.chutes or t in self.flames or t in feat.pit_down or t in feat.ladder_top:
+            if t in feat.on_enter or t in self.obj_at or t in self.flames:
                 self._entered(pc, t, jump=extra == "jump")
             return
         if pc.kind == "blip":

@@ -2,7 +2,7 @@
 
 A player deciding for a piece asks about a turn, or wants only the shots, and listing every move, turn,
 shot and door of the piece to answer costs several times more (single steps are checked by
-`LegalRules._moves_toward`). Each function repeats, for its kind, the early returns of the generators in
+`LegalRules._move_is_legal`). Each function repeats, for its kind, the early returns of the generators in
 engine/rules/legal.py (`_marine_actions`, `_stealer_actions`), then calls the part it shares with them
 (`_marine_shots`, `_marine_flames`, `_stealer_blows`); tests/engine/test_rules_lazy_legal.py holds them to
 the same answers as the full list.
