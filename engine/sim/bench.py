@@ -45,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     workers = args.workers or default_workers()
     result = run_batch(spec, workers=workers, keep_records=False)
-    print(f"pool of {workers} worker(s): {result.games_per_second:.1f} games/s over {result.seconds:.2f} s "
+    print(f"pool of {workers} worker(s): {result.games_per_second:.1f} games/s "
+          f"({result.games_per_second / workers:.1f} per worker) over {result.seconds:.2f} s "
           f"(includes starting the workers)")
     return 0
 
