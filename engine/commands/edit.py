@@ -15,13 +15,17 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="open the mission editor",
         description="Open the PySide6 mission editor on FILE (default: the Pitfall sample mission).",
     )
-    p.add_argument("file", nargs="?", metavar="FILE", help="mission file (.json) to open")
+    p.add_argument("file", nargs="?", metavar="FILE", help="mission file (.json) or a sample name such as pitfall")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the editor window and quit")
     return p
 
 
 def run(args: argparse.Namespace) -> int:
     file: str | None = getattr(args, "file", None)
+    if file is not None:
+        from engine.sim.cli_support import mission_path
+
+        file = mission_path(file)  # a sample's name, as for every command that reads a mission
     if file is not None and not os.path.isfile(file):
         # A missing file is reported here, before paying for Qt; a broken one gets a dialog in the editor.
         problem = "is not a file" if os.path.exists(file) else "no such file"

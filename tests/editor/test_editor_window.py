@@ -250,9 +250,11 @@ def test_victory_templates_add_valid_conditions(window) -> None:  # type: ignore
     assert all(v["kind"] != "turn_limit" for v in w.doc.mission.victory)
 
 
-def test_main_opens_a_window_and_saves_a_screenshot(config_dir, pitfall_path, tmp_path) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("by_name", [False, True], ids=["file", "sample-name"])
+def test_main_opens_a_window_and_saves_a_screenshot(config_dir, pitfall_path, tmp_path, by_name) -> None:  # type: ignore[no-untyped-def]
     """`hulkforge edit FILE --screenshot PNG` end to end, in its own process: it runs and quits the application's
-    event loop, which is process-wide state the other tests must not inherit."""
+    event loop, which is process-wide state the other tests must not inherit. FILE may be a sample's name, as for
+    every command that reads a mission."""
     import os
     import subprocess
     import sys
@@ -260,7 +262,8 @@ def test_main_opens_a_window_and_saves_a_screenshot(config_dir, pitfall_path, tm
     shot = tmp_path / "shot.png"
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
     proc = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "edit", str(pitfall_path), "--screenshot", str(shot)],
+        [sys.executable, "-m", "engine.cli", "edit", "pitfall" if by_name else str(pitfall_path),
+         "--screenshot", str(shot)],
         capture_output=True, text=True, env=env, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
