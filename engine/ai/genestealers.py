@@ -476,41 +476,61 @@ class GenestealerPlayer:
             return None
         if self.novice:
             return self._step(pc, fld, charge=True)
-        if not self._may_step(pc, fld, True) and not self._may_step(pc, fld, False):
-            return None  # no step either way (often a Genestealer queued behind others): no need to weigh a charge
+        charging = self._open_steps(pc, fld, True)
+        waiting = None
+        if not self._may_step(pc, fld, charging):
+            waiting = self._open_steps(pc, fld, False)
+            if not self._may_step(pc, fld, waiting):
+                return None  # no step either way (often a Genestealer queued behind others): no charge to weigh
         charge = self._should_charge(pc, fld)
-        return self._step(pc, fld, charge=charge)
+        return self._step(pc, fld, charge=charge, opened=charging if charge else waiting)
 
-    def _may_step(self, pc: Any, fld: _Field, charge: bool) -> bool:
-        """False when `_step(pc, fld, charge=charge)` surely returns None: none of its candidates has a lower bound
-        under its limit (the same tests and float operations as _step, without building the candidates)."""
+    @staticmethod
+    def _may_step(pc: Any, fld: _Field, opened: _Opened) -> bool:
+        """False when `_step` with `opened` (what `_open_steps` found) surely returns None: no step or door can come
+        in under its limit, and there is no hole to climb or jump (its candidate is not always built, so any counts)."""
+        return bool(opened[1] or opened[2]) or fld.sit.gt.hole_dest.get(pc.sq, -1) >= 0
+
+    def _open_steps(self, pc: Any, fld: _Field, charge: bool) -> _Opened:
+        """What `_step` weighs before facings and legality: its limit (the score of the square it stands on, less
+        half a square), the steps (i, d, t, lo) and the closed doors (i, door id, t, lo) whose lower bound lo, plus
+        the least it adds (0.01 a step, 0.03 a door), is under that limit; i is the index in the board's list.
+
+        Any other step or door scores at least the limit and cannot be chosen; an occupied square or a closed door
+        is never a legal step (see _blip_step), so it is left out rather than asked about.
+        """
         sit = fld.sit
         st = sit.state
         b = sit.board
         dm = fld.dm
         s = pc.sq
         stand = self.w.standoff
+        caution = 0.0 if self.novice else (0.5 + 2 * self.w.caution)
+        # base(t): dm[t] when charging, else the distance from the stand-off line (+2 inside it); score(t) adds
+        # caution * danger(t). Written out inline (the same float operations in the same order) at each use.
         x = dm[s]
         v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
-        v += (0.5 + 2 * self.w.caution) * fld.danger(s)
+        if caution:
+            v += caution * fld.danger(s)
         limit = v - 0.5
         occ = st.occ
         closed = st.closed
-        for _d, t, _cost in b.steps(s, pc.facing, False):
+        steps: list[tuple[int, int, int, float]] = []
+        for i, (d, t, _cost) in enumerate(b.steps(s, pc.facing, False)):
             if t not in occ and t not in closed:
                 x = dm[t]
                 lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
                 if lo + 0.01 < limit:
-                    return True
+                    steps.append((i, d, t, lo))
+        doors: list[tuple[int, str, int, float]] = []
         door_state = st.door_state
-        for did, t in b.doors_near(s, pc.facing):
+        for i, (did, t) in enumerate(b.doors_near(s, pc.facing)):
             if door_state[did] == "closed":
                 x = dm[t]
                 lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
                 if lo + 0.03 < limit:
-                    return True
-        # A climb or jump: its candidate is not always built (see _step), so any counts here.
-        return sit.gt.hole_dest.get(s, -1) >= 0
+                    doors.append((i, did, t, lo))
+        return limit, steps, doors
 
     def _better_flank(self, pc: Any, marine: Any, fld: _Field) -> bool:
         """Next to a Marine who faces us: is a side or rear square one cheap step away? Then go there."""
@@ -555,7 +575,7 @@ class GenestealerPlayer:
         tolerance = w.shot_tolerance + w.aggression * 2 + friends
         return shots <= tolerance
 
-    def _step(self, pc: Any, fld: _Field, *, charge: bool) -> Action | None:
+    def _step(self, pc: Any, fld: _Field, *, charge: bool, opened: _Opened | None = None) -> Action | None:
         """A Genestealer's move (or door opening) toward an attack square, or toward the stand-off line.
 
         Each square scores its attack-map cost (or its distance from the stand-off line), plus its expected
@@ -566,11 +586,10 @@ class GenestealerPlayer:
         Candidates are taken in order of their score without the shots (a lower bound, since shots only
         add) while one could still win, and the rules are asked about one only when its score would win: the
         same action as scoring every legal action, for a few legality questions and line-of-sight checks
-        instead of all of them.
+        instead of all of them. `opened`: what `_open_steps` gives for this piece and `charge`, if already asked.
         """
         sit = fld.sit
         st = sit.state
-        b = sit.board
         dm = fld.dm
         s = pc.sq
         w = self.w
@@ -578,13 +597,8 @@ class GenestealerPlayer:
         caution = 0.0 if self.novice else (0.5 + 2 * w.caution)
         stand = w.standoff
         danger = fld.danger
-        # base(t): dm[t] when charging, else the distance from the stand-off line (+2 inside it); score(t) adds
-        # caution * danger(t). Written out inline (the same float operations in the same order) at each use.
-        x = dm[s]
-        v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
-        if caution:
-            v += caution * danger(s)
-        limit = v - 0.5
+        # base(t) and score(t) as in _open_steps, written out inline (the same float operations in the same order).
+        limit, steps, doors = opened if opened is not None else self._open_steps(pc, fld, charge)
         f0 = pc.facing
         fx, fy = FACE_VEC[f0]
         tab = st.game.move_table(pid)
@@ -594,13 +608,7 @@ class GenestealerPlayer:
         closed = st.closed
         slots = _SLOTS[f0]
         # Each step goes to a different square, so each square's wanted facing is worked out once.
-        for i, (d, t, _cost) in enumerate(b.steps(s, f0, False)):
-            if t in occ or t in closed:
-                continue  # never a legal step (see _blip_step): left out rather than asked about
-            x = dm[t]
-            lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
-            if lo + 0.01 >= limit:
-                continue
+        for i, d, t, lo in steps:
             want = self._want_facing(t, dm, sit)
             dx, dy = DIR_VEC[d]
             cost = 0.01 * (2 if dx * fx + dy * fy < 0 else 1)
@@ -610,12 +618,8 @@ class GenestealerPlayer:
                     cands.append((lo + 0.05 + cost, (0, i, j), t, (0.05, cost), tab[k + slot]))
                 else:
                     cands.append((lo + cost, (0, i, j), t, (cost,), tab[k + slot]))
-        door_state = st.door_state
-        for i, (did, t) in enumerate(b.doors_near(s, f0)):
-            if door_state[did] == "closed":  # else never legal (see _blip_step)
-                x = dm[t]
-                lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
-                cands.append((lo + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
+        for i, did, t, lo in doors:
+            cands.append((lo + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
         feat = st.feat
         t = sit.gt.hole_dest.get(s, -1)
         if t >= 0:
@@ -650,6 +654,9 @@ class GenestealerPlayer:
 
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
+
+# What GenestealerPlayer._open_steps finds: (limit, steps (i, d, t, lo), closed doors (i, door id, t, lo)).
+_Opened = tuple[float, list[tuple[int, int, int, float]], list[tuple[int, str, int, float]]]
 
 
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}

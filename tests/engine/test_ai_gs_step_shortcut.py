@@ -28,7 +28,7 @@ def test_no_step_means_step_chooses_none() -> None:
                 if pc.kind != "stealer" or pc.sq < 0 or dm[pc.sq] >= 9999:
                     continue
                 for charge in (True, False):
-                    if not player._may_step(pc, fld, charge):
+                    if not player._may_step(pc, fld, player._open_steps(pc, fld, charge)):
                         assert player._step(pc, fld, charge=charge) is None
                         shortcut += 1
     assert shortcut > 20
