@@ -117,6 +117,9 @@ def policy_rng(seed: int, side: str) -> random.Random:
     return random.Random(f"hulkforge-policy/{side}/{seed}")
 
 
+# Modules of engine.ai that hold no policy: the registry itself, and the results-matrix tool (whose statistics
+# would bring NumPy into every batch worker).
+_NOT_POLICIES = frozenset({"base", "bench"})
 _loaded = False
 _loading = False  # set while this thread imports the modules (a module may call policy_names())
 _load_lock = threading.RLock()
@@ -141,7 +144,7 @@ def _load_builtin() -> None:
         import engine.ai as package
 
         for mod in sorted(m.name for m in pkgutil.iter_modules(package.__path__)):
-            if mod != "base" and not mod.startswith("_"):
+            if mod not in _NOT_POLICIES and not mod.startswith("_"):
                 try:
                     importlib.import_module(f"engine.ai.{mod}")
                 except Exception as exc:  # one broken policy module must not take `random` and the rest down

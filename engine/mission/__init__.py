@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING, Any
 
 from engine.mission.codec import mission_dumps, mission_from_dict, mission_to_dict
 from engine.mission.io import MissionFileError, atomic_write_text, parse_document, read_document
 from engine.mission.issues import Issue, has_errors
 from engine.mission.model import Mission
-from engine.mission.schema_check import schema_issues
-from engine.mission.validation import validate_document, validate_mission
+
+if TYPE_CHECKING:
+    from engine.mission.validation import validate_document, validate_mission
 
 __all__ = [
     "Issue",
@@ -34,6 +36,8 @@ def load_mission(path: str | os.PathLike[str]) -> Mission:
     Placement-rule issues do not stop loading (a designer opens a broken mission to fix it); call
     validate_mission for those.
     """
+    from engine.mission.schema_check import schema_issues
+
     doc = read_document(path)
     errors = schema_issues(doc)
     if errors:
@@ -46,3 +50,13 @@ def load_mission(path: str | os.PathLike[str]) -> Mission:
 def save_mission(m: Mission, path: str | os.PathLike[str]) -> None:
     """Write the mission atomically in the diff-friendly text form."""
     atomic_write_text(path, mission_dumps(m))
+
+
+def __getattr__(name: str) -> Any:
+    # The validators (jsonschema, networkx) are imported on first use: a batch worker imports this package for
+    # the model and the codec only, and would otherwise pay a few tenths of a second of start-up for them.
+    if name in ("validate_document", "validate_mission"):
+        from engine.mission import validation
+
+        return getattr(validation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,9 +6,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import numpy as np
-
 from engine.ai.base import SIDES
+from engine.sim.seeding import generate_uint64
 
 # JSON consumers outside Python (JavaScript, spreadsheets) keep integers exact only up to 2**53.
 _SEED_MASK = (1 << 53) - 1
@@ -67,8 +66,8 @@ def game_seed(batch_seed: int, index: int) -> int:
     """The seed of game `index`: child `index` of SeedSequence(batch_seed).spawn(n), as a 53-bit int."""
     # SeedSequence(s, spawn_key=(i,)) is exactly the i-th child of SeedSequence(s).spawn(n), computed
     # without building all n children, so any subset of games can be (re)played on its own.
-    child = np.random.SeedSequence(batch_seed, spawn_key=(index,))
-    return int(child.generate_state(1, dtype=np.uint64)[0]) & _SEED_MASK
+    # Worked out in pure Python (engine.sim.seeding) so that a batch worker need not import NumPy.
+    return generate_uint64(batch_seed, (index,)) & _SEED_MASK
 
 
 def game_seeds(batch_seed: int, start: int, stop: int) -> list[tuple[int, int]]:
