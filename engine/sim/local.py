@@ -23,6 +23,11 @@ from engine.sim.runner import iter_chunk, tune_gc_for_games
 from engine.sim.spec import BatchSpec, game_seed
 
 POLL_SECONDS = 0.1
+# After reading what the workers sent, the parent waits this long before it looks again, so that it wakes once
+# for a few games rather than once a game: its wake-ups took CPU from the workers (halving them took the
+# parent of a 2-worker Pitfall batch from 0.7 s to 0.35 s of CPU over 2,500 games). A worker's rows wait in
+# its pipe meanwhile; the progress bar and cancelling lag by at most this much.
+PACE_SECONDS = 0.02
 
 
 class BatchError(RuntimeError):
@@ -214,6 +219,8 @@ class LocalPool:
                         if queue:
                             replacements += 1
                             dispatch(_Worker(self._ctx))
+                if busy:
+                    time.sleep(PACE_SECONDS)
         finally:
             # Workers still busy hold games of a run nobody reads any more: end them, the pool makes new ones.
             for w in busy:
