@@ -161,13 +161,23 @@ class LocalPool:
         spec_json = spec.to_json()
         size = chunk_size(len(indices), self.workers)
         queue: deque[list[int]] = deque(indices[i:i + size] for i in range(0, len(indices), size))
+        left = len(indices)  # games in the queue
         busy: list[_Worker] = []
         replacements = 0
 
         def dispatch(w: _Worker) -> bool:
+            nonlocal left
             if not queue:
                 return False
-            w.give(spec_json, queue.popleft())
+            chunk = queue.popleft()
+            # Chunks shrink as the queue empties (at most a third of a worker's share of what is left), so the
+            # workers run out together: at the end a worker waits for a game or two, not for a whole chunk.
+            n = max(1, min(len(chunk), left // (3 * self.workers)))
+            if n < len(chunk):
+                queue.appendleft(chunk[n:])
+                chunk = chunk[:n]
+            left -= n
+            w.give(spec_json, chunk)
             busy.append(w)
             return True
 
@@ -213,6 +223,7 @@ class LocalPool:
                             yield GameRecord.failed(index, game_seed(spec.seed, index), msg)
                             if w.pending:
                                 queue.appendleft(list(w.pending))
+                                left += len(w.pending)
                         if replacements >= self.max_replacements:
                             status.stopped = f"stopped: {status.worker_deaths} worker processes died"
                             return

@@ -139,6 +139,28 @@ def test_a_dying_worker_loses_one_game_and_the_batch_completes(pool1: LocalPool,
             assert rec.to_json() == healthy[rec.index]
 
 
+def test_chunks_shrink_toward_the_end_and_every_game_is_dealt_once(
+    pool2: LocalPool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A worker that gets a whole chunk just before the queue empties keeps the other idle until it finishes:
+    # the last chunks are single games.
+    from engine.sim import local
+
+    dealt: list[list[int]] = []
+    give = local._Worker.give
+
+    def spy(self: local._Worker, spec_json: dict[str, object], indices: list[int]) -> None:
+        dealt.append(list(indices))
+        give(self, spec_json, indices)
+
+    monkeypatch.setattr(local._Worker, "give", spy)
+    result = run_batch(fake_spec(games=300), pool=pool2)
+    assert result.stats.games == 300
+    assert sorted(i for chunk in dealt for i in chunk) == list(range(300))
+    assert max(len(c) for c in dealt) == local.chunk_size(300, 2)
+    assert [len(c) for c in dealt[-3:]] == [1, 1, 1]
+
+
 def test_workers_dying_again_and_again_stop_the_batch_instead_of_hanging() -> None:
     # A pool with no replacement budget: the first death stops the batch, which returns what it has.
     doomed = fake_spec(games=5, crash_index=0, crash_mode="exit")
