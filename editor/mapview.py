@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QPoint, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QShowEvent, QWheelEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QShowEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from editor.scene.level_scene import LevelScene
@@ -34,12 +34,16 @@ class MapView(QGraphicsView):
         self._space = False
         self._button_down = False
         self._fitted = False
+        # The whole level stays in view as the window is resized (maximised, docks moved), until the user
+        # zooms; Fit level (Ctrl+0) turns it back on.
+        self._auto_fit = True
 
     # --- zoom -----------------------------------------------------------------------------------
     def zoom(self) -> float:
         return self.transform().m11()
 
     def set_zoom(self, z: float) -> None:
+        self._auto_fit = False
         z = min(MAX_ZOOM, max(MIN_ZOOM, z))
         self.resetTransform()
         self.scale(z, z)
@@ -49,7 +53,8 @@ class MapView(QGraphicsView):
         self.set_zoom(self.zoom() * factor)
 
     def fit(self) -> None:
-        """Show the whole level."""
+        """Show the whole level, and keep showing it as the view is resized until the user zooms."""
+        self._auto_fit = True
         self.fitInView(self.level_scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
         self.zoomChanged.emit(self.zoom())
 
@@ -61,6 +66,7 @@ class MapView(QGraphicsView):
         ys = [y for _, y in squares]
         from PySide6.QtCore import QRectF
 
+        self._auto_fit = False
         r = QRectF((min(xs) - 4) * S, (min(ys) - 4) * S, (max(xs) - min(xs) + 9) * S, (max(ys) - min(ys) + 9) * S)
         self.fitInView(r, Qt.AspectRatioMode.KeepAspectRatio)
         if self.zoom() > 2.0:
@@ -72,6 +78,11 @@ class MapView(QGraphicsView):
         super().showEvent(event)
         if not self._fitted:  # the first time it has a size: show the whole level
             self._fitted = True
+            self.fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fitted and self._auto_fit:
             self.fit()
 
     def wheelEvent(self, event: QWheelEvent) -> None:

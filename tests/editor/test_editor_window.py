@@ -268,3 +268,35 @@ def test_main_opens_a_window_and_saves_a_screenshot(config_dir, pitfall_path, tm
     )
     assert proc.returncode == 0, proc.stderr
     assert shot.is_file() and shot.stat().st_size > 10_000
+
+
+def test_the_level_stays_fitted_as_the_window_grows_until_the_user_zooms(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    w = window
+    w.resize(700, 500)
+    w.show()
+    qtbot.waitExposed(w)
+    w.show_level("upper")
+    view = w.views["upper"]
+    small = view.zoom()
+
+    def level_in_view() -> bool:
+        shown = view.mapToScene(view.viewport().rect()).boundingRect()
+        return shown.adjusted(-1, -1, 1, 1).contains(view.level_scene.sceneRect())
+
+    assert level_in_view()
+    w.resize(1400, 900)
+    qtbot.waitUntil(lambda: view.zoom() > small * 1.3)
+    assert level_in_view()  # maximising shows the same whole level, larger
+
+    view.zoom_by(1.5)  # the user zooms: from now on a resize keeps their zoom
+    zoomed = view.zoom()
+    w.resize(900, 700)
+    qtbot.wait(50)
+    assert view.zoom() == zoomed
+
+    view.fit()  # Fit level (Ctrl+0) fits again, and keeps fitting
+    w.resize(1300, 880)
+    qtbot.waitUntil(level_in_view)
+    after = view.zoom()
+    view.fit()
+    assert view.zoom() == pytest.approx(after)  # already fitted to the new size
