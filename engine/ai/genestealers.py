@@ -121,6 +121,8 @@ class GenestealerPlayer:
         # The attack map of those seeds worked out only as far as a facing decision read it (see _face).
         self._lazy_memo: tuple[list[tuple[int, int]], LazyMap] | None = None
         self._route_memo: tuple[list[tuple[int, int]], list[int], list[int]] | None = None
+        # The map of the set-up's entry choices (see _lurk_lazy), for its attack seeds and goal map (or None).
+        self._setup_memo: tuple[list[tuple[int, int]], list[int] | None, LazyMap] | None = None
 
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         """Pick one of the legal actions."""
@@ -207,8 +209,8 @@ class GenestealerPlayer:
             # An escape's goal map is built once per game and kept (GameTables.marine_goal_map), and the seeds'
             # memo belongs to one game's tables: the same seeds object means the same goal map as last time.
             return memo[2]
-        D = sit.marine_goal_map() if self.w.ambush > 0 and not self.novice and sit.goal.kind != "flame" else None
-        if D is None or not sit.marines:
+        D = self._route_goal(sit)
+        if D is None:
             return dm
         # A pure function of the attack seeds (memoised object) and the goal map: reuse the last one.
         seeds0 = self._attack_seeds(sit)
@@ -219,7 +221,14 @@ class GenestealerPlayer:
         self._route_memo = (seeds0, D, rm)
         return rm
 
-    def _build_route_map(self, sit: Situation, D: list[int]) -> list[int]:
+    def _route_goal(self, sit: Situation) -> list[int] | None:
+        """The Marines' goal map when the blips' map adds their route to the attack squares, else None."""
+        if self.w.ambush > 0 and not self.novice and sit.goal.kind != "flame" and sit.marines:
+            return sit.marine_goal_map()
+        return None
+
+    def _route_ahead(self, sit: Situation, D: list[int]) -> tuple[int, list[int]]:
+        """The route map's extra seeds: their cost (bias) and the squares of the Marines' route ahead."""
         steps = sit.gt.mt.steps
         lead = min(sit.marines, key=lambda m: D[m.sq])
         route: list[int] = []
@@ -233,11 +242,14 @@ class GenestealerPlayer:
                 break
             route.append(nxt)
             cur = nxt
+        return max(0, int(4 - self.w.ambush * 2)), route[3:]
+
+    def _build_route_map(self, sit: Situation, D: list[int]) -> list[int]:
+        bias, route = self._route_ahead(sit, D)
         seeds = list(self._attack_seeds(sit))  # a copy: the memoised list is shared
-        bias = max(0, int(4 - self.w.ambush * 2))
-        ahead = [(t, bias) for t in route[3:]]
+        ahead = [(t, bias) for t in route]
         seeds.extend(ahead)
-        key = ("R", bias, tuple(route[3:]), tuple(seeds[:64]))
+        key = ("R", bias, tuple(route), tuple(seeds[:64]))
         # Seeds = attack seeds + route ahead: start from the attack map and spread only the route's seeds.
         return sit.gt.to_seeds_over(key, self._attack_map(sit), ahead)
 
@@ -282,26 +294,73 @@ class GenestealerPlayer:
         opts = [a for a in sit.actions if a.verb == "lurk"]
         if not opts or not sit.marines:
             return opts[0] if opts else None
-        dm = self._attack_map(sit)
-        if not self.novice:
-            dm = self._route_map(sit, dm)
         radius = int(st.game.options["lurk_radius"])
         counts: dict[str, int] = {}
         for pc in sit.enemies:
             if pc.sq < 0 and pc.entry:
                 counts[pc.entry] = counts.get(pc.entry, 0) + 1
-        best: tuple[float, int, Action] | None = None
-        for i, a in enumerate(opts):
+        # Each option's entry square, and what its score adds to the map's cost there: +6 while the entry is
+        # locked for this turn, +2 per blip already waiting at it (not for the novice).
+        cands: list[tuple[int, bool, int]] = []
+        for a in opts:
             e = a.args[0]
             t = b.entries[e]
-            v = float(dm[t])
-            if not self.novice:
-                if any(m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines):
-                    v += 6  # locked for this turn
-                v += 2 * counts.get(e, 0)
-            if best is None or (v, i) < best[:2]:
-                best = (v, i, a)
-        return best[2] if best else None
+            locked = not self.novice and any(
+                m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines
+            )
+            cands.append((t, locked, 0 if self.novice else counts.get(e, 0)))
+        if st.phase == "setup":
+            # The Marines take their first turn before any Genestealer moves: this map would not be read again,
+            # so it is worked out only as far as the choice needs.
+            return opts[self._lurk_lazy(sit, cands)]
+        dm = self._attack_map(sit)
+        if not self.novice:
+            dm = self._route_map(sit, dm)
+        best: tuple[float, int] | None = None
+        for i, (t, locked, n) in enumerate(cands):
+            v = _lurk_score(dm[t], locked, n)
+            if best is None or (v, i) < best:
+                best = (v, i)
+        assert best is not None
+        return opts[best[1]]
+
+    def _lurk_lazy(self, sit: Situation, cands: list[tuple[int, bool, int]]) -> int:
+        """The index of the least (score, index) of `cands` as _lurk scores them, on the map that _lurk reads
+        (the route map, or the attack map) worked out level by level only until that least one is certain."""
+        gt = sit.gt
+        seeds0 = self._attack_seeds(sit)
+        D = self._route_goal(sit)
+        memo = self._setup_memo
+        if memo is not None and memo[0] is seeds0 and memo[1] is D:
+            lm = memo[2]  # the set-up's next choice, the Marines still in place: go on with the same map
+        else:
+            seeds = seeds0
+            if D is not None:
+                # The route map is the map of the attack seeds and the route's (see _build_route_map).
+                bias, route = self._route_ahead(sit, D)
+                seeds = seeds + [(t, bias) for t in route]
+            lm = LazyMap(gt.rev, seeds, gt.mt.size)
+            self._setup_memo = (seeds0, D, lm)
+        best: tuple[float, int] | None = None
+        pending = list(enumerate(cands))
+        r = 0
+        while pending:
+            # Every square of cost <= r holds its cost now (within expands the levels below r); any other costs
+            # more than r, so an option still pending scores at least as if its entry cost r + 1.
+            rest = []
+            for i, (t, locked, n) in pending:
+                if r >= INF or lm.within(t, r):
+                    v = _lurk_score(lm.dist[t], locked, n)
+                    if best is None or (v, i) < best:
+                        best = (v, i)
+                else:
+                    rest.append((i, (t, locked, n)))
+            pending = rest
+            if best is not None and all(best < (_lurk_score(r + 1, c[1], c[2]), i) for i, c in pending):
+                break
+            r += 1
+        assert best is not None
+        return best[1]
 
     def _face(self, sit: Situation, pid: str) -> Action | None:
         pc = sit.state.p.get(pid)
@@ -651,6 +710,15 @@ class GenestealerPlayer:
             if (v < best_v or (v == best_v and order < best_o)) and a in legal:
                 best_v, best_o, best_a = v, order, a
         return best_a
+
+
+def _lurk_score(cost: int, locked: bool, waiting: int) -> float:
+    """An entry's score for _lurk: the map's cost at its square, +6 while locked, +2 per blip waiting at it."""
+    v = float(cost)
+    if locked:
+        v += 6
+    v += 2 * waiting
+    return v
 
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
