@@ -76,12 +76,20 @@ class BlipRules(PsychicRules):
         p = self.p
         seen = self._seen_by_marine_now
         sight = self._sight_cache
-        if (
+        fresh = (
             sight is not None
             and sight.cand is not None
             and self._sight_rev == self._pose_rev
             and sight.feat is self.feat
-        ):
+        )
+        if not fresh and self.phase == "stealers":
+            # In the Genestealer turn the Marines seldom move (a reaction, a death): their sight, squares in view
+            # included, is what the next questions about blips (the CP reaction's, the Genestealer player's) work
+            # out anyway, so it is worked out here (and kept) rather than looking up every Marine's pose as below.
+            sight = self._marine_sight()
+            sight.candidates()
+            fresh = True
+        if fresh and sight is not None and sight.cand is not None:
             # The Marines have not moved since their sight was worked out, squares in view included (the
             # Genestealer turn): only squares in some Marine's view can be seen, and every piece on the board
             # stands on its square in occ, so the occupied squares of the view (a C-level intersection) hold every
