@@ -140,8 +140,10 @@ _FLAME_REACH: tuple[Any, list[int], dict[tuple[int, int, int], frozenset[int]]] 
 # between decisions: readers never change these lists.
 _SIDES: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
 
-# The picture of the last enemy positions seen (with the tables it was built on).
-_PICTURE: tuple[Any, EnemyPicture | None] = (None, None)
+# The picture of the last enemy positions seen, with what it was read off: the state, its enemies list (_SIDES:
+# the same list object while the pieces are the same objects), the state's _blip_rev at the time (the rules move
+# it whenever a blip or Genestealer is put on a square or leaves one, state_core.py) and the tables.
+_PICTURE: tuple[Any, Any, int, Any, EnemyPicture | None] = (None, None, -1, None, None)
 
 
 class LegalSet:
@@ -423,6 +425,14 @@ class Situation:
         if pic0 is not None:
             return pic0
         global _PICTURE
+        st = self.state
+        last_st, last_enemies, rev, gt, pic = _PICTURE
+        # The same enemy pieces, none of them put on a square or taken off one since: the same key. (A lurker's
+        # entry is set only when it is made, a new piece; a piece's kind never changes.) In a Marine turn the
+        # enemies stay put, so this skips reading every enemy at nearly every decision.
+        if pic is not None and last_enemies is self.enemies and rev == st._blip_rev and last_st is st and gt is self.gt:
+            self._picture = pic
+            return pic
         entries = self.board.entries
         key = tuple(
             [
@@ -431,10 +441,9 @@ class Situation:
                 if pc.sq >= 0 or pc.entry
             ]
         )
-        gt, pic = _PICTURE
         if pic is None or gt is not self.gt or pic.key != key:
             pic = EnemyPicture(self.gt, key)
-            _PICTURE = (self.gt, pic)
+        _PICTURE = (st, self.enemies, st._blip_rev, self.gt, pic)
         self._picture = pic
         return pic
 
