@@ -41,6 +41,17 @@ def sample_mission(name: str) -> Path:
     return path
 
 
+def mission_path(arg: str) -> str:
+    """A mission argument of the command line: a file path, or a sample's name ("pitfall" or "pitfall.json") when
+    no such file exists here."""
+    if Path(arg).exists() or "/" in arg or "\\" in arg:
+        return arg
+    try:
+        return str(sample_mission(arg))
+    except FileNotFoundError:
+        return arg  # let loading report "no such file" with the name the user typed
+
+
 def load_schema(name: str) -> dict[str, Any]:
     """A schema by file name, parsed."""
     import json

@@ -23,7 +23,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     file: str | None = getattr(args, "file", None)
     if file is not None:
-        from engine.sim.cli_support import mission_path
+        from engine.resources import mission_path
 
         file = mission_path(file)  # a sample's name, as for every command that reads a mission
     if file is not None and not os.path.isfile(file):

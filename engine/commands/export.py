@@ -11,6 +11,7 @@ from engine.export.derelict import export_derelict
 from engine.export.files import ExportReport
 from engine.export.loading import ExportRefused, load_for_export
 from engine.export.tiled import export_tiled
+from engine.resources import mission_path
 
 PROG = "hulkforge export"
 
@@ -25,7 +26,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "show is listed as warnings on stderr. A mission that breaks placement rules is exported with a "
         "warning, or refused with --strict (exit 1). Exit 2: the mission cannot be read or written.",
     )
-    p.add_argument("mission", metavar="MISSION", help="mission file (.json)")
+    p.add_argument("mission", metavar="MISSION", help="mission file (.json), or a sample name such as pitfall")
     p.add_argument("--to", required=True, choices=("tiled", "derelict"), help="target client")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write (.tmj or .txt)")
     p.add_argument("--level", metavar="ID", help="derelict only: the level to export (default: the top one)")
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: {out}: folder {out.parent} does not exist", file=sys.stderr)
         return 2
     try:
-        m = load_for_export(args.mission, PROG, args.strict)
+        m = load_for_export(mission_path(args.mission), PROG, args.strict)
         report: ExportReport
         if args.to == "tiled":
             report = export_tiled(m, out)

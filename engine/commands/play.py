@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 
@@ -25,24 +24,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _mission_path(text: str) -> Path:
-    path = Path(text)
-    if path.is_file():
-        return path
-    from engine.resources import sample_mission
-
-    return sample_mission(text)
-
-
 def run(args: argparse.Namespace) -> int:
     import json
 
     from engine.ai import default_policy, make_policy, policy_rng
     from engine.mission import MissionFileError, load_mission
+    from engine.resources import mission_path
     from engine.rules.game import Game
 
     try:
-        mission = load_mission(_mission_path(args.mission))
+        mission = load_mission(mission_path(args.mission))
     except (MissionFileError, FileNotFoundError) as exc:
         print(f"hulkforge play: {exc}", file=sys.stderr)
         return 2

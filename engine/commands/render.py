@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.export.loading import ExportRefused, load_for_export
+from engine.resources import mission_path
 
 PROG = "hulkforge render"
 
@@ -23,7 +24,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "page per level. PNG and PDF need Qt (PySide6) and run headless; SVG needs nothing. Exit 2: the "
         "mission cannot be read or the file cannot be written.",
     )
-    p.add_argument("mission", metavar="MISSION", help="mission file (.json)")
+    p.add_argument("mission", metavar="MISSION", help="mission file (.json), or a sample name such as pitfall")
     p.add_argument("--format", choices=("png", "svg", "pdf"), help="output format (default: from -o's suffix)")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="file to write")
     p.add_argument("--dpi", type=int, default=150, help="PNG resolution, dots per inch (default 150)")
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: {out}: folder {out.parent} does not exist", file=sys.stderr)
         return 2
     try:
-        m = load_for_export(args.mission, PROG, args.strict)
+        m = load_for_export(mission_path(args.mission), PROG, args.strict)
     except ExportRefused as exc:
         print(exc, file=sys.stderr)
         return exc.code

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from engine.mission import MissionFileError, read_document, validate_document
+from engine.resources import mission_path
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -18,7 +19,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "Exit 0: all valid (warnings allowed); 1: a mission breaks a rule; 2: a file cannot be read. "
         "Each issue prints as FILE:LEVEL:X,Y: RULE-ID: message.",
     )
-    p.add_argument("files", nargs="+", metavar="FILE", help="mission files (.json)")
+    p.add_argument("files", nargs="+", metavar="FILE", help="mission files (.json), or sample names such as pitfall")
     p.add_argument("--json", action="store_true", help="print all issues as one JSON array")
     p.add_argument("--quiet", "-q", action="store_true", help="print errors only, not warnings")
     return p
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     collected: list[dict[str, Any]] = []
     for name in args.files:
         try:
-            doc = read_document(name)
+            doc = read_document(mission_path(name))
         except MissionFileError as exc:
             print(f"hulkforge validate: {exc}", file=sys.stderr)
             if args.json:

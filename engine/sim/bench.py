@@ -18,8 +18,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Time one core in this process, then the local pool with every core."""
     # Imported here, not above: the pool's workers import this module again when they start (it is __main__),
     # and the batch and CLI modules would bring NumPy into each of them, which `hulkforge simulate` does not.
+    from engine.resources import mission_path
     from engine.sim.batch import run_batch
-    from engine.sim.cli_support import mission_path
 
     p = argparse.ArgumentParser(prog="python -m engine.sim.bench", description=__doc__)
     p.add_argument("--mission", default="pitfall", help="mission file or sample name (default pitfall)")

@@ -6,10 +6,10 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any, TextIO
 
 from engine.ai.base import SIDES, UnknownPolicyError, default_policy, make_policy, policy_info
+from engine.resources import mission_path
 from engine.sim.batch import BACKENDS
 from engine.sim.params import MISSION_PARAMS, apply_mission_params, is_mission_param
 from engine.sim.spec import DEFAULT_MAX_ACTIONS, BatchSpec
@@ -17,18 +17,6 @@ from engine.sim.spec import DEFAULT_MAX_ACTIONS, BatchSpec
 
 class UsageError(Exception):
     """Bad input on the command line or an unreadable mission: one line on stderr, exit 2."""
-
-
-def mission_path(arg: str) -> str:
-    """A mission file path; a bare sample name ("pitfall") stands for that sample mission."""
-    if Path(arg).exists() or arg.endswith(".json") or "/" in arg:
-        return arg
-    from engine.resources import sample_mission
-
-    try:
-        return str(sample_mission(arg))
-    except FileNotFoundError:
-        return arg  # let loading report "no such file" with the name the user typed
 
 
 def parse_value(text: str) -> Any:

@@ -69,3 +69,28 @@ def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     assert info.value.code == 0
     text = capsys.readouterr().out
     assert "validate" in text and "samples" in text
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["validate", "pitfall", "tutorial.json"],
+        ["export", "pitfall", "--to", "tiled", "-o", "{tmp}/pitfall.tmj"],
+        ["render", "the_long_drop", "-o", "{tmp}/drop.svg"],
+        ["play", "tutorial", "--seed", "2", "--quiet"],
+    ],
+)
+def test_every_command_that_reads_a_mission_takes_a_sample_name(
+    argv: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Run from an empty folder, so "pitfall" cannot be a file here: the README promises sample names everywhere.
+    monkeypatch.chdir(tmp_path)
+    assert main([a.replace("{tmp}", str(tmp_path)) for a in argv]) == 0
+    assert "no such file" not in capsys.readouterr().err
+
+
+def test_an_unknown_name_is_still_no_such_file(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "pitfal"]) == 2
+    assert capsys.readouterr().err.strip() == "hulkforge validate: pitfal: no such file"
