@@ -358,7 +358,9 @@ class GenestealerPlayer:
             pending = rest
             if best is not None and all(best < (_lurk_score(r + 1, c[1], c[2]), i) for i, c in pending):
                 break
-            r += 1
+            # Once the map is complete the options still pending cannot reach a seed: score them all at once
+            # rather than one level at a time up to INF.
+            r = INF if lm.complete else r + 1
         assert best is not None
         return best[1]
 

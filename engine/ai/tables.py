@@ -172,6 +172,11 @@ class LazyMap:
             v = dist[s]
         return v
 
+    @property
+    def complete(self) -> bool:
+        """Every level is expanded: each square holds its final cost (INF where no seed can be reached)."""
+        return self._next > self._top
+
     def within(self, s: int, r: float) -> bool:
         """value(s) <= r, expanding only the levels below r."""
         v = self.dist[s]

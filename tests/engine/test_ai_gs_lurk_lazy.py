@@ -1,5 +1,6 @@
 """The set-up's entry choice on a lazily worked-out map (GenestealerPlayer._lurk_lazy) picks what scoring every
-option on the full map picks (the route map, or the novice's attack map), ties to the earlier option."""
+option on the full map picks (the route map, or the novice's attack map), ties to the earlier option, unreachable
+options included."""
 
 from __future__ import annotations
 
@@ -24,12 +25,15 @@ def test_lazy_entry_choice_matches_the_full_map() -> None:
             if not sit.marines:
                 continue
             floor = [s for s in range(sit.board.size) if sit.gt.mt.steps[s]]
+            walls = [s for s in range(sit.board.size) if not sit.gt.mt.steps[s]]  # no seed reachable: INF
             for player in (GenestealerPlayer(), GenestealerPlayer(novice=True)):
                 dm = player._attack_map(sit)
                 if not player.novice:
                     dm = player._route_map(sit, dm)
-                for _ in range(4):
-                    squares = list(sit.board.entries.values()) + rng.sample(floor, 3)
+                for k in range(5):
+                    squares = list(sit.board.entries.values()) + rng.sample(floor, 3) + rng.sample(walls, 2)
+                    if k == 4:
+                        squares = rng.sample(walls, 3)  # every option unreachable
                     cands = [(t, rng.random() < 0.3, rng.choice([0, 0, 1, 2])) for t in rng.sample(squares, 3)]
                     want = min((_lurk_score(dm[t], locked, n), i) for i, (t, locked, n) in enumerate(cands))[1]
                     # A fresh player each time, and the same one again (its set-up map kept and expanded further).
