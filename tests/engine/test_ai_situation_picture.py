@@ -14,6 +14,7 @@ from engine.ai.situation import Situation
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.game import Game
+from engine.rules.testing import played_states
 
 
 def _fresh_key(state: Any) -> tuple[int, ...]:
@@ -36,17 +37,17 @@ def test_enemy_picture_memo_matches_a_fresh_read(mission: str, seeds: tuple[int,
     game = Game(load_mission(str(sample_mission(mission))))
     players = {"marines": make_policy("heuristic-marines"), "genestealers": make_policy("heuristic-genestealers")}
     checked = 0
+
+    def check_then_choose(state: Any, rng: random.Random) -> Any:
+        nonlocal checked
+        legal = state.legal_view()
+        # Asked at every decision of either side (the Genestealer turn moves the enemies between two asks).
+        pic = Situation(state, legal).enemy_picture()
+        assert pic.key == _fresh_key(state)
+        assert pic.stealer_squares == {pc.sq for pc in state.p.values() if pc.kind == "stealer" and pc.sq >= 0}
+        checked += 1
+        return players[state.current_player()].choose(state, legal, rng)
+
     for seed in seeds:
-        state = game.new_state(seed)
-        rng = random.Random(seed)
-        for _ in range(3000):
-            if state.is_terminal():
-                break
-            legal = state.legal_view()
-            # Asked at every decision of either side (the Genestealer turn moves the enemies between two asks).
-            pic = Situation(state, legal).enemy_picture()
-            assert pic.key == _fresh_key(state)
-            assert pic.stealer_squares == {pc.sq for pc in state.p.values() if pc.kind == "stealer" and pc.sq >= 0}
-            checked += 1
-            state.apply(players[state.current_player()].choose(state, legal, rng))
+        played_states(game, seed, 3000, check_then_choose)
     assert checked > 200
