@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         mission = load_mission(mission_path(args.mission))
-    except (MissionFileError, FileNotFoundError) as exc:
+    except MissionFileError as exc:
         print(f"hulkforge play: {exc}", file=sys.stderr)
         return 2
     overrides: dict[str, object] = {}
