@@ -10,6 +10,7 @@ from typing import Any
 from engine.export.derelict import export_derelict
 from engine.export.files import ExportReport
 from engine.export.loading import ExportRefused, load_for_export
+from engine.export.outputs import OutputRefused, output_file
 from engine.export.tiled import export_tiled
 from engine.resources import mission_path
 
@@ -22,25 +23,39 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="export a mission to Tiled (.tmj) or to Derelict (mission text + segment library)",
         description="Export a mission for another client. tiled: a Tiled 1.8 JSON map (.tmj) with every level "
         "as a group layer, plus its terrain tileset PNG beside it (see docs/tiled-convention.md). derelict: one "
-        "level as a Derelict mission text plus the segment library it needs, beside it; what Derelict cannot "
-        "show is listed as warnings on stderr. A mission that breaks placement rules is exported with a "
-        "warning, or refused with --strict (exit 1). Exit 2: the mission cannot be read or written.",
+        "level as a Derelict mission text plus the segment library it needs, beside it (FILE.segments.txt); "
+        "what Derelict cannot show is listed as warnings on stderr. Every file is written, or none. A mission "
+        "that breaks placement rules is exported with a warning, or refused with --strict (exit 1). Exit 2: the "
+        "mission cannot be read or the files cannot be written (nothing is written then).",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json), or a sample name such as pitfall")
     p.add_argument("--to", required=True, choices=("tiled", "derelict"), help="target client")
-    p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write (.tmj or .txt)")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="file to write (tiled: .tmj; derelict: .txt)")
     p.add_argument("--level", metavar="ID", help="derelict only: the level to export (default: the top one)")
+    p.add_argument(
+        "--merge-into",
+        metavar="SEGMENTS.txt",
+        help="derelict only: also add the segments this mission needs to Derelict's public/assets/segments.txt, "
+        "skipping those it already has (appending a library twice makes Derelict refuse every mission)",
+    )
     p.add_argument("--strict", action="store_true", help="refuse a mission that breaks a placement rule")
     return p
 
 
+_SUFFIXES = {"tiled": ((".tmj", ".json"), "a Tiled JSON map"), "derelict": ((".txt",), "a Derelict mission text")}
+
+
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    if args.level and args.to == "tiled":
-        print(f"{PROG}: --level applies to derelict only; a Tiled map holds every level", file=sys.stderr)
+    if args.to == "tiled" and (args.level or args.merge_into):
+        flag = "--level" if args.level else "--merge-into"
+        print(f"{PROG}: {flag} applies to derelict only; a Tiled map holds every level", file=sys.stderr)
         return 2
-    if str(out.parent) and not out.parent.is_dir():
-        print(f"{PROG}: {out}: folder {out.parent} does not exist", file=sys.stderr)
+    try:
+        out = output_file(args.output, *_SUFFIXES[args.to])
+        if args.merge_into and not Path(args.merge_into).is_file():
+            raise OutputRefused(f"{args.merge_into}: no such file (give Derelict's public/assets/segments.txt)")
+    except OutputRefused as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     try:
         m = load_for_export(mission_path(args.mission), PROG, args.strict)
@@ -48,15 +63,18 @@ def run(args: argparse.Namespace) -> int:
         if args.to == "tiled":
             report = export_tiled(m, out)
         else:
-            report = export_derelict(m, args.level, out)
+            report = export_derelict(m, args.level, out, args.merge_into)
     except ExportRefused as exc:
         print(exc, file=sys.stderr)
         return exc.code
+    except OutputRefused as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
     except ValueError as exc:
         print(f"{PROG}: {args.mission}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"{PROG}: {out}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{PROG}: {exc.filename or out}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return 2
     for w in report.warnings:
         print(f"{PROG}: warning: {w}", file=sys.stderr)

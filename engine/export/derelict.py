@@ -8,21 +8,28 @@ Derelict's formats, read from its sources (BoardState/src/io/*.parse.ts, Rules/s
 - a token's rot is where it faces: 0 south (+y), 90 west, 180 north, 270 east (Rules forwardCell);
 - an `alien_entry` points outwards and reinforcement blips appear on `lurk` tokens two squares beyond it; a blip
   on a lurk square moves (1 AP) to the nearest free `alien_entry` square (Chebyshev distance, ties by y then x);
-- with `objective` tokens on the board and no `marine_flame`, its victory check gives the aliens the game.
+- its flamer burns the whole segment instance it hits, so a level is cut into one segment per section
+  (engine/export/derelict_segments.py), and its only Marine victory is an objective token in flames
+  (engine/export/derelict_victory.py).
 Checked by running Derelict's own BoardState loader and Rules functions under node on every sample export.
 Derelict's Game and Editor read segments only from their own public/assets/segments.txt (the mission's
-`segments:` line is provenance, ignored by its parser), so the library written here must be appended there.
+`segments:` line is provenance, ignored by its parser), and refuse every mission when an id appears twice there:
+segment ids are hashes of their cells, and merge_library adds only the segments the file does not have yet.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
+from engine.export.derelict_library import merge_library, segment_library
+from engine.export.derelict_segments import Piece, cut_level
+from engine.export.derelict_victory import objective_tokens
 from engine.export.files import ExportReport
-from engine.mission.io import atomic_write_text
-from engine.mission.model import WALL, EntryArea, Level, Mission
+from engine.export.outputs import OutputRefused, check_targets
+from engine.export.safe_text import one_line
+from engine.export.staging import staged_files
+from engine.mission.model import EntryArea, Level, Mission
 
 # Room around the level for the lurk tokens beyond the entry areas on its edge.
 MARGIN = 2
@@ -52,22 +59,6 @@ TOKEN_TYPES = frozenset(
         "overwatch",
     }
 )
-
-
-def segment_id(m: Mission, level: Level) -> str:
-    """The segment name for a level: unique enough to merge into Derelict's assets/segments.txt."""
-    slug = re.sub(r"[^a-z0-9]+", "_", m.meta.title.lower()).strip("_")[:40] or "mission"
-    return f"hulkforge_{slug}_{level.id}"
-
-
-def segment_library(m: Mission, level: Level) -> str:
-    """The segment library text holding the level's grid as one segment (1 = floor, 0 = wall)."""
-    w, h = level.width, level.height
-    lines = ["legend: 0=wall, 1=corridor", f"segment {segment_id(m, level)} {h}x{w}"]
-    for y in range(h):
-        lines.append(" ".join("0" if level.cell(x, y) == WALL else "1" for x in range(w)))
-    lines.append("endsegment")
-    return "\n".join(lines) + "\n"
 
 
 def _door_rot(level: Level, x: int, y: int) -> int:
@@ -118,8 +109,6 @@ def _tokens(m: Mission, level: Level, warnings: list[str]) -> list[tuple[str, in
             kept += 1
         if not kept:
             warnings.append(f"entry area {e.id} has no lurk square: Derelict brings no reinforcement through it")
-    for o in (o for o in m.objectives if o.level == lid):
-        out.append(("objective", o.x, o.y, 0))
     return out
 
 
@@ -174,18 +163,9 @@ def _lost_features(m: Mission, level: Level) -> list[str]:
             out.append(f"{n} {what} left out: Derelict has no {what}")
     if m.random_setup is not None:
         out.append("the random set-up (counters placed each game) is left out")
-    if any(o.level == lid for o in m.objectives):
-        out.append("objectives become Derelict objective tokens: there the Marines win by flaming them")
-        squad = [x for x in m.marines.squad if x.level == lid]
-        if squad and not any(x.ranged == "heavy_flamer" and x.rank != "sergeant" for x in squad):
-            # Derelict's evaluateVictoryConditions: objective tokens and no marine_flame token = Genestealer win.
-            out.append(
-                f"no heavy flamer Marine on level {lid!r}: with objectives on the board Derelict "
-                "gives the Genestealers the win at once"
-            )
     out.append(
-        "victory conditions, blip pool and reinforcement schedule are not carried: Derelict gives 4 blips on "
-        "turn 1, then 2 a turn, placed on lurk tokens, and the Genestealers win when no Marine is left"
+        "blip pool and reinforcement schedule are not carried: Derelict gives 4 blips on turn 1, then 2 a turn, "
+        "placed on lurk tokens"
     )
     elsewhere = [x.id for x in m.marines.squad if x.level != lid]
     if elsewhere:
@@ -195,48 +175,106 @@ def _lost_features(m: Mission, level: Level) -> list[str]:
     return out
 
 
-def derelict_texts(mission: Mission, level_id: str | None = None) -> tuple[str, str, list[str]]:
+def derelict_texts(
+    mission: Mission, level_id: str | None = None, library_name: str = "mission.segments.txt"
+) -> tuple[str, str, list[str]]:
     """(mission text, segment library text, warnings) for one level (default: the top one)."""
+    text, pieces, warnings = _mission_text(mission, level_id, library_name)
+    return text, segment_library(pieces), warnings
+
+
+def _mission_text(mission: Mission, level_id: str | None, library_name: str) -> tuple[str, list[Piece], list[str]]:
     level = mission.level(level_id) if level_id else mission.levels_top_down()[0]
     if level is None:
         known = ", ".join(lv.id for lv in mission.levels)
         raise ValueError(f"no level {level_id!r} in the mission (levels: {known})")
     warnings = _lost_features(mission, level)
+    closed = frozenset((d.x, d.y) for d in mission.doors if d.level == level.id and d.state == "closed")
+    pieces = cut_level(level, closed)
+    warnings += _split_sections(level, pieces)
     tokens = _tokens(mission, level, warnings)
+    tokens += [("objective", x, y, 0) for x, y in objective_tokens(mission, level, pieces, warnings)]
     size = max(level.width, level.height) + 2 * MARGIN
-    title = " ".join(mission.meta.title.split())
+    title = one_line(mission.meta.title) or "hulkforge mission"
     if len(mission.levels) > 1:
-        title = f"{title} - {' '.join((level.name or level.id).split())}"
-    seg = segment_id(mission, level)
+        title = f"{title} - {one_line(level.name or level.id)}"
     lines = [
         f"mission: {title}",
         "profile: mission",
         "version: 1",
         f"board: {size}",
-        f"segments: {seg}.segments.txt",
+        f"segments: {one_line(library_name)}",
         "",
         "instances:",
-        f"  seg-001: {seg} pos=({MARGIN},{MARGIN}) rot=0",
-        "",
-        "tokens:",
     ]
+    # Zero-padded ids keep Derelict's own sort (by instance id) in the order written here.
+    for n, p in enumerate(pieces, start=1):
+        lines.append(f"  seg-{n:03d}: {p.segment_id} pos=({p.x + MARGIN},{p.y + MARGIN}) rot=0")
+    lines += ["", "tokens:"]
     for n, (kind, x, y, rot) in enumerate(tokens, start=1):
         bx, by = x + MARGIN, y + MARGIN
         if not (0 <= bx < size and 0 <= by < size):
             warnings.append(f"{kind} at ({x},{y}) falls off Derelict's board and is left out")
             continue
-        # Zero-padded ids keep Derelict's own sort (by instance id) in the order written here.
         lines.append(f"  tok-{n:03d}: {kind} pos=({bx},{by}) rot={rot}")
-    return "\n".join(lines) + "\n", segment_library(mission, level), warnings
+    return "\n".join(lines) + "\n", pieces, warnings
 
 
-def export_derelict(mission: Mission, level_id: str | None, path: str | os.PathLike[str]) -> ExportReport:
-    """Write one level as a Derelict mission at path, and beside it the segment library it needs."""
-    text, library, warnings = derelict_texts(mission, level_id)
+def _split_sections(level: Level, pieces: list[Piece]) -> list[str]:
+    """A warning for each flame region the export had to cut into several segments."""
+    out = []
+    counts: dict[int, list[Piece]] = {}
+    for p in pieces:
+        counts.setdefault(p.region, []).append(p)
+    for parts in counts.values():
+        if len(parts) < 2:
+            continue
+        code = parts[0].code
+        sec = level.sections.get(code)
+        what = f"section {code}" + (f" ({sec.name})" if sec is not None and sec.name else "")
+        if code == ".":
+            what = f"the floor outside any section at {parts[0].floor()[0]}"
+        out.append(
+            f"{what} is cut into {len(parts)} Derelict segments (no rectangle holds it without another "
+            "section's floor): a Derelict flamer burns only the part it hits"
+        )
+    return out
+
+
+def export_derelict(
+    mission: Mission,
+    level_id: str | None,
+    path: str | os.PathLike[str],
+    merge_into: str | os.PathLike[str] | None = None,
+) -> ExportReport:
+    """Write one level as a Derelict mission at path and its segment library beside it (STEM.segments.txt), all
+    or nothing; with merge_into, also add the segments Derelict's library file lacks to that file."""
     target = Path(path)
-    seg_line = next(line for line in text.splitlines() if line.startswith("segments: "))
-    lib_path = target.with_name(seg_line.removeprefix("segments: "))
-    atomic_write_text(lib_path, library)
-    atomic_write_text(target, text)
-    note = f"Derelict reads segments only from its public/assets/segments.txt: append {lib_path.name} to it"
-    return ExportReport(files=[target, lib_path], warnings=[note, *warnings])
+    lib_path = target.with_name(f"{target.stem}.segments.txt")
+    library = Path(merge_into) if merge_into is not None else None
+    text, pieces, warnings = _mission_text(mission, level_id, lib_path.name)
+    check_targets([target, lib_path, *([library] if library else [])])
+    added: list[str] = []
+    with staged_files() as out:
+        out.write_text(target, text)
+        out.write_text(lib_path, segment_library(pieces))
+        if library is not None:
+            try:
+                existing = library.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise OutputRefused(f"{library}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+            merged, added = merge_library(existing, pieces, str(library))
+            if added:
+                out.write_text(library, merged)
+    if library is None:
+        note = (
+            f"Derelict reads segments only from its public/assets/segments.txt: add to it the segments of "
+            f"{lib_path.name} it does not have yet (an id names one shape, so an id already there is the same "
+            "segment; an id written twice makes Derelict refuse every mission), or export with --merge-into "
+            "that file to do it safely"
+        )
+    elif added:
+        note = f"{library}: added {len(added)} segment(s) Derelict did not have: {', '.join(added)}"
+    else:
+        note = f"{library}: already holds every segment this mission needs; left unchanged"
+    return ExportReport(files=out.files, warnings=[note, *warnings])
