@@ -1,4 +1,8 @@
-"""PNG and PDF output: the SVG of engine.export.svg painted by QSvgRenderer onto a QImage or a QPdfWriter."""
+"""PNG and PDF output: the SVG of engine.export.svg painted by QSvgRenderer onto a QImage or a QPdfWriter.
+
+Pages are painted in memory and the files written together through engine.export.staging, so a failure leaves
+no file behind.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +10,17 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from PySide6.QtCore import QByteArray, QMarginsF, QRectF, QSizeF
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QRectF, QSizeF
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPainter, QPdfWriter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 
 from editor import palette
 from engine.export.colours import Colours
-from engine.export.svg import SvgPage, export_svg, level_page, level_paths, pick_levels
+from engine.export.outputs import check_targets
+from engine.export.safe_text import one_line
+from engine.export.staging import staged_files
+from engine.export.svg import Paper, SvgPage, export_svg, level_paths, pages, pick_levels
 from engine.mission import Mission
 
 Format = Literal["png", "svg", "pdf"]
@@ -37,14 +44,23 @@ def pixel_size(page: SvgPage, dpi: int) -> tuple[int, int]:
 def _renderer(page: SvgPage) -> QSvgRenderer:
     r = QSvgRenderer(QByteArray(page.svg.encode("utf-8")))
     if not r.isValid():
-        raise RuntimeError(f"the SVG of level {page.level!r} could not be parsed by Qt")
+        raise ValueError(f"the drawing of level {page.level!r} could not be read back by Qt's SVG renderer")
     return r
 
 
-def _png(page: SvgPage, path: Path, dpi: int) -> None:
+def _paint(renderer: QSvgRenderer, painter: QPainter, rect: QRectF) -> None:
+    try:
+        renderer.render(painter, rect)
+    finally:
+        painter.end()  # a painter left active when its device goes away crashes Qt
+
+
+def png_bytes(page: SvgPage, dpi: int) -> bytes:
+    """One page as PNG bytes at dpi dots per inch."""
     w, h = pixel_size(page, dpi)
     if w * h > MAX_PIXELS:
         raise ValueError(f"{w}x{h} pixels at {dpi} dpi is too large; choose a lower --dpi")
+    renderer = _renderer(page)
     image = QImage(w, h, QImage.Format.Format_RGB32)
     image.fill(0xFFFFFF)
     dots_per_metre = round(dpi / 0.0254)
@@ -53,35 +69,41 @@ def _png(page: SvgPage, path: Path, dpi: int) -> None:
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing)
-    _renderer(page).render(painter, QRectF(0, 0, w, h))
-    painter.end()
-    tmp = path.with_name(f".{path.name}.tmp")
-    if not image.save(str(tmp), "PNG"):  # type: ignore[call-overload]  # stubs want bytes, Qt wants str
-        raise OSError(f"{path}: cannot write the PNG")
-    os.replace(tmp, path)
+    _paint(renderer, painter, QRectF(0, 0, w, h))
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buf, "PNG"):  # type: ignore[call-overload]
+        raise ValueError(f"Qt could not encode level {page.level!r} as PNG")
+    buf.close()
+    return bytes(data.data())
 
 
-def _pdf(pages: list[SvgPage], path: Path, dpi: int) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    writer = QPdfWriter(str(tmp))
+def pdf_bytes(sheets: list[SvgPage], dpi: int, title: str) -> bytes:
+    """Every page in one PDF whose document title is title."""
+    renderers = [_renderer(page) for page in sheets]  # all parsed before the writer starts a page
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buf)
     writer.setResolution(dpi)
-    writer.setTitle(path.stem)
+    writer.setTitle(one_line(title))
     writer.setCreator("hulkforge")
     painter: QPainter | None = None
-    for i, page in enumerate(pages):
-        size = QPageSize(QSizeF(page.width_mm, page.height_mm), QPageSize.Unit.Millimeter, page.level)
-        layout = QPageLayout(size, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0))
-        writer.setPageLayout(layout)
-        if i == 0:
-            painter = QPainter(writer)
-        else:
-            writer.newPage()
-        assert painter is not None
-        full = writer.pageLayout().fullRectPixels(writer.resolution())
-        _renderer(page).render(painter, QRectF(full))
-    if painter is not None:
-        painter.end()
-    os.replace(tmp, path)
+    try:
+        for page, renderer in zip(sheets, renderers, strict=True):
+            size = QPageSize(QSizeF(page.width_mm, page.height_mm), QPageSize.Unit.Millimeter, page.level)
+            writer.setPageLayout(QPageLayout(size, QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+            if painter is None:
+                painter = QPainter(writer)
+            else:
+                writer.newPage()
+            renderer.render(painter, QRectF(writer.pageLayout().fullRectPixels(writer.resolution())))
+    finally:
+        if painter is not None:
+            painter.end()
+    buf.close()
+    return bytes(data.data())
 
 
 def render_mission(
@@ -90,22 +112,24 @@ def render_mission(
     fmt: Format,
     dpi: int = 150,
     levels: list[str] | None = None,
+    paper: Paper = "a4",
 ) -> list[Path]:
-    """Print levels: PNG/SVG one file per level (stem-LEVEL.ext when several), PDF one page per level."""
+    """Print levels: PNG/SVG one file per level (stem-LEVEL.ext when several), PDF one page per level; all the
+    files are written or none."""
     if fmt not in ("png", "svg", "pdf"):
         raise ValueError(f"unknown format {fmt!r}: use png, svg or pdf")
     if not 10 <= dpi <= 1200:
         raise ValueError(f"dpi {dpi} is outside 10..1200")
     pal = Colours.from_palette(palette)
     if fmt == "svg":
-        return export_svg(mission, path, levels, pal)
+        return export_svg(mission, path, levels, pal, paper)
     ids = pick_levels(mission, levels)
+    targets = [Path(path)] if fmt == "pdf" else level_paths(path, ids, len(mission.levels) > 1)
+    check_targets(targets)
     _app()
-    pages = [level_page(mission, lid, pal) for lid in ids]
-    if fmt == "pdf":
-        _pdf(pages, Path(path), dpi)
-        return [Path(path)]
-    out = level_paths(path, ids, len(mission.levels) > 1)
-    for page, target in zip(pages, out, strict=True):
-        _png(page, target, dpi)
-    return out
+    sheets = pages(mission, ids, pal, paper)
+    blobs = [pdf_bytes(sheets, dpi, mission.meta.title)] if fmt == "pdf" else [png_bytes(p, dpi) for p in sheets]
+    with staged_files() as out:
+        for target, blob in zip(targets, blobs, strict=True):
+            out.write_bytes(target, blob)
+    return out.files

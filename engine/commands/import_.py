@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
+from engine.export.outputs import OutputRefused, output_file
 from engine.export.tiled_import import import_tiled
 from engine.mission import MissionFileError, has_errors, save_mission
 
@@ -28,9 +28,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    if str(out.parent) and not out.parent.is_dir():
-        print(f"{PROG}: {out}: folder {out.parent} does not exist", file=sys.stderr)
+    try:
+        out = output_file(args.output, (".json",), "a mission file")
+    except OutputRefused as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     try:
         mission, issues = import_tiled(args.file)

@@ -134,9 +134,7 @@ def cut_level(level: Level, closed: frozenset[Square] = frozenset()) -> list[Pie
     for i in sorted(range(len(regions)), key=lambda k: (-len(regions[k]), regions[k][0][1], regions[k][0][0])):
         region = regions[i]
         box = _bbox(region)
-        foreign = any(
-            owner.get((x, y), i) != i for x in range(box[0], box[2]) for y in range(box[1], box[3])
-        )
+        foreign = any(owner.get((x, y), i) != i for x in range(box[0], box[2]) for y in range(box[1], box[3]))
         if not foreign and not any(_meets(box, t) for t in taken):
             boxes = [box]
         else:

@@ -16,19 +16,24 @@ def output_file(arg: str, suffixes: tuple[str, ...], what: str) -> Path:
 
     suffixes are the lower-case suffixes allowed (".tmj", ...); what names the content in messages ("a PDF").
     """
-    if not arg:
-        raise OutputRefused("-o needs a file name")
-    if arg.endswith(("/", os.sep)) or (os.altsep and arg.endswith(os.altsep)):
-        example = f"{arg}out{suffixes[0]}"
-        raise OutputRefused(f"{arg}: ends with a slash, so it names a folder; give a file name, e.g. {example}")
-    path = Path(arg)
-    if path.is_dir():
-        raise OutputRefused(f"{arg}: is a folder; give a file name, e.g. {path / ('out' + suffixes[0])}")
+    path = file_not_folder(arg, suffixes[0])
     if str(path.parent) and not path.parent.is_dir():
         raise OutputRefused(f"{arg}: folder {path.parent} does not exist")
     if path.suffix.lower() not in suffixes:
         found = f"ends in {path.suffix!r}" if path.suffix else "has no suffix"
         raise OutputRefused(f"{arg}: {found}, but this writes {what}: name it {path.stem}{suffixes[0]}")
+    return path
+
+
+def file_not_folder(arg: str, suffix: str) -> Path:
+    """arg as a path, refused when it is empty, ends with a slash or is an existing folder."""
+    if not arg:
+        raise OutputRefused("-o needs a file name")
+    if arg.endswith(("/", os.sep)) or (os.altsep and arg.endswith(os.altsep)):
+        raise OutputRefused(f"{arg}: ends with a slash, so it names a folder; give a file name, e.g. {arg}out{suffix}")
+    path = Path(arg)
+    if path.is_dir():
+        raise OutputRefused(f"{arg}: is a folder; give a file name, e.g. {path / ('out' + suffix)}")
     return path
 
 

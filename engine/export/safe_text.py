@@ -29,4 +29,3 @@ def xml_text(s: str) -> str:
 def one_line(s: str) -> str:
     """s on one line: runs of white space become one space, control characters and lone surrogates go."""
     return _CONTROL.sub("", " ".join(s.split()))
-

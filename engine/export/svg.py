@@ -1,26 +1,39 @@
-"""Printable SVG of each level: title, coordinates, terrain, counters, legend and squad list (no Qt).
+"""The print sheet of each level as SVG: title, map with coordinates and counters, legend, the level's squad and
+sections, and on the first page the mission's briefing (description, victory conditions, Genestealer forces,
+random counters). No Qt.
 
 One user unit is one millimetre; the page size is in the root element's width/height, so the PNG and PDF
-renderers derive pixel and page sizes from it.
+renderers derive pixel and page sizes from it. Paper: A4 or US Letter (the map scaled down to fit, the page
+turned to landscape when that gives a bigger map), or "fit" for a page as large as the map at full size.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape
+from typing import Literal
 
+from engine.export.briefing import describe_forces, describe_random_setup, describe_victory
 from engine.export.colours import DEFAULT, Colours
-from engine.export.svg_counters import Canvas, draw_counters, features_present
-from engine.mission.io import atomic_write_text
-from engine.mission.model import UNSECTIONED, WALL, Level, Mission
+from engine.export.outputs import check_targets
+from engine.export.safe_text import one_line, xml_text
+from engine.export.staging import staged_files
+from engine.export.svg_counters import features_present
+from engine.export.svg_map import CELL, draw_map
+from engine.export.svg_text import Column, text_element
+from engine.mission.model import Level, Mission
 
-CELL = 8.0
+__all__ = ["CELL", "PAPERS", "SvgPage", "export_svg", "level_page", "level_paths", "pick_levels"]
+
+Paper = Literal["a4", "letter", "fit"]
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # portrait, mm
 MARGIN = 10.0
-LABEL = 6.0
-TITLE_H = 20.0
-FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
+TITLE_H = 10.0
+GAP = 4.0
+GUTTER = 6.0  # between the two text columns under the map
+FIT_MIN_WIDTH = 180.0  # a "fit" page is at least this wide, so its text wraps at a readable measure
 
 
 @dataclass(frozen=True)
@@ -33,129 +46,147 @@ class SvgPage:
     height_mm: float
 
 
-def _mix(a: str, b: str, t: float) -> str:
-    ca = [int(a[i : i + 2], 16) for i in (1, 3, 5)]
-    cb = [int(b[i : i + 2], 16) for i in (1, 3, 5)]
-    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(ca, cb, strict=True))
-
-
-def _cell_fill(level: Level, x: int, y: int, order: dict[str, int], zones: set[str], pal: Colours) -> str:
-    c = level.cell(x, y)
-    if c == WALL:
-        return pal.WALL
-    base = pal.FLOOR if c == UNSECTIONED else pal.SECTION_TINTS[order.get(c, 0) % len(pal.SECTION_TINTS)]
-    return _mix(base, pal.RANDOM_ZONE, 0.35) if c in zones else base
-
-
-def _terrain(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
-    """Cells as horizontal runs of one colour, grid lines, then heavier lines between sections."""
-    codes = sorted({c for row in level.rows for c in row} - {WALL, UNSECTIONED})
-    order = {c: i for i, c in enumerate(codes)}
-    zones = {s for lv, s in (m.random_setup.zones if m.random_setup else []) if lv == level.id}
-    w, h = level.width, level.height
-    for y in range(h):
-        x = 0
-        while x < w:
-            fill = _cell_fill(level, x, y, order, zones, pal)
-            end = x + 1
-            while end < w and _cell_fill(level, end, y, order, zones, pal) == fill:
-                end += 1
-            cv.rect(x, y, end - x, 1, fill=fill)
-            x = end
-    for x in range(w + 1):
-        cv.line(x, 0, x, h, pal.GRID_LINE, 0.15)
-    for y in range(h + 1):
-        cv.line(0, y, w, y, pal.GRID_LINE, 0.15)
-    for y in range(h):
-        for x in range(w):
-            c = level.cell(x, y)
-            if c == WALL:
-                continue
-            right, below = level.cell(x + 1, y), level.cell(x, y + 1)
-            if right not in (WALL, c):
-                cv.line(x + 1, y, x + 1, y + 1, pal.SECTION_EDGE, 0.6)
-            if below not in (WALL, c):
-                cv.line(x, y + 1, x + 1, y + 1, pal.SECTION_EDGE, 0.6)
-
-
-def _coordinates(cv: Canvas, level: Level) -> None:
-    size = 2.6
-    for x in range(level.width):
-        cv.text(x + 0.5, -0.25, str(x), size, anchor="middle", colour="#333333")
-    for y in range(level.height):
-        cv.text(-0.2, y + 0.5 + size / CELL / 2.8, str(y), size, anchor="end", colour="#333333")
-
-
-def _legend(m: Mission, level: Level, top: float, width: float, pal: Colours) -> tuple[list[str], float]:
-    """Legend swatches in columns, then the squad list; returns SVG elements and the height used."""
+def _legend_items(m: Mission, level: Level, pal: Colours) -> list[tuple[str, str, bool]]:
     present = features_present(m, level)
-    items = [(name, colour) for name, colour in pal.LEGEND if name in present]
-    col_w, row_h = 48.0, 6.0
-    cols = max(1, int(width // col_w))
-    out = [_t(MARGIN, top + 4, "Legend", 4.2, bold=True)]
-    y0 = top + 7
-    for i, (name, colour) in enumerate(items):
-        x, y = MARGIN + (i % cols) * col_w, y0 + (i // cols) * row_h
-        out.append(
-            f'<rect x="{x:.2f}" y="{y:.2f}" width="4.5" height="4.5" fill="{colour}" stroke="#000" stroke-width="0.2"/>'
-        )
-        out.append(_t(x + 6, y + 3.6, name, 3.2))
-    y = y0 + ((len(items) + cols - 1) // cols) * row_h + 4
+    out: list[tuple[str, str, bool]] = []
+    for name, colour in pal.LEGEND:
+        if name == "Bulkhead":  # printed filled when closed, as an outline when open: two entries
+            out += [(n, colour, n.endswith("(open)")) for n in ("Bulkhead (closed)", "Bulkhead (open)") if n in present]
+        elif name in present:
+            out.append((name, colour, False))
+    return out
+
+
+def _level_text(col: Column, m: Mission, level: Level, pal: Colours) -> None:
+    """Legend, then the level's squad, sections and objectives."""
+    col.heading("Legend")
+    col.swatches(_legend_items(m, level, pal))
     squad = [mar for mar in m.marines.squad if mar.level == level.id]
     if squad:
-        out.append(_t(MARGIN, y + 4, "Squad on this level", 4.2, bold=True))
-        y += 7
+        col.heading("Squad on this level")
+        lines = []
         for mar in squad:
             gun = "no gun" if mar.ranged == "none" else mar.ranged.replace("_", " ")
-            gear = f"{gun}, {mar.melee.replace('_', ' ')}"
             shield = ", storm shield" if mar.storm_shield else ""
-            where = f"at {mar.x},{mar.y} facing {mar.facing}"
-            who = f"{mar.id}: {mar.name or mar.rank} ({mar.rank}; {gear}{shield}) {where}"
-            out.append(_t(MARGIN, y + 3.6, who, 3.2))
-            y += 5
-    names = [f"{o.id}: {o.name}" for o in m.objectives if o.level == level.id and o.name]
-    if names:
-        out.append(_t(MARGIN, y + 3.6, "Objectives: " + "; ".join(names), 3.2))
-        y += 5
-    return out, y - top + 4
+            lines.append(
+                f"{mar.id}: {mar.name or mar.rank} ({mar.rank}; {gun}, {mar.melee.replace('_', ' ')}{shield}) "
+                f"at {mar.x},{mar.y} facing {mar.facing}"
+            )
+        col.bullets(lines)
+    used = {c for row in level.rows for c in row}
+    sections = [(code, s) for code, s in sorted(level.sections.items()) if code in used]
+    if sections:
+        col.heading("Sections (letter on the map)")
+        col.paragraph("; ".join(f"{code} {s.name or '(no name)'} ({s.kind})" for code, s in sections))
+    objectives = [o for o in m.objectives if o.level == level.id]
+    if objectives:
+        col.heading("Objectives")
+        col.bullets([f"{o.id}: {o.name or o.id} ({o.kind}) at {o.x},{o.y}" for o in objectives])
 
 
-def _t(x: float, y: float, s: str, size: float, bold: bool = False, anchor: str = "start") -> str:
-    weight = ' font-weight="bold"' if bold else ""
-    return (
-        f'<text x="{x:.2f}" y="{y:.2f}" font-family="{FONT}" font-size="{size:.2f}"{weight} '
-        f'text-anchor="{anchor}" fill="#111111">{escape(s)}</text>'
-    )
+def _briefing(col: Column, m: Mission) -> None:
+    """What every level's sheet would otherwise repeat: victory, Genestealer forces, random counters."""
+    col.heading("Victory")
+    col.bullets([describe_victory(m, v) for v in m.victory])
+    col.heading("Genestealers")
+    col.bullets(describe_forces(m))
+    random_setup = describe_random_setup(m)
+    if random_setup:
+        col.heading("Random counters")
+        col.bullets(random_setup)
 
 
-def level_page(m: Mission, level_id: str, pal: Colours = DEFAULT) -> SvgPage:
-    """The printable page of one level."""
+class Text:
+    """The sheet's text: a column above the map (level line, description) and two below it (the level's key on
+    the left, the mission's briefing on the right)."""
+
+    def __init__(self, m: Mission, level: Level, pal: Colours, width: float, briefing: bool) -> None:
+        self.top = Column(width)
+        subtitle = f"Level {level.id}" + (f" - {level.name}" if level.name else "") + f" (depth {level.depth})"
+        subtitle += f"  |  {level.width} x {level.height} squares, x across from 0, y down from 0"
+        if m.meta.author:
+            subtitle += f"  |  by {m.meta.author}"
+        self.top.paragraph(one_line(subtitle), 3.6)
+        if briefing and m.meta.description.strip():
+            self.top.gap(1.5)
+            self.top.paragraph(m.meta.description.strip())
+        half = (width - GUTTER) / 2
+        self.left, self.right = Column(half), Column(half)
+        _level_text(self.left, m, level, pal)
+        if briefing:
+            _briefing(self.right, m)
+        else:
+            self.right.heading("Mission")
+            self.right.paragraph("Victory conditions and Genestealer forces: see the first sheet.")
+        self.right_x = half + GUTTER
+
+    @property
+    def below(self) -> float:
+        return max(self.left.y, self.right.y)
+
+    @property
+    def height(self) -> float:
+        return self.top.y + self.below
+
+    def fit_to(self, room: float) -> None:
+        """Cut the text to room millimetres, the description first, then the longer column below."""
+        if self.height <= room:
+            return
+        self.top.fit_to(max(room / 4, room - self.below))
+        for col in (self.left, self.right):
+            col.fit_to(room - self.top.y)
+
+    def place_below(self, x: float, y: float) -> list[str]:
+        return [self.left.place(x, y), self.right.place(x + self.right_x, y)]
+
+
+def _layout(
+    m: Mission, level: Level, pal: Colours, paper: Paper, briefing: bool, map_w: float, map_h: float
+) -> tuple[float, float, float, Text]:
+    """(page width, page height, map scale, text) for the paper."""
+    if paper == "fit":
+        width = max(2 * MARGIN + map_w, FIT_MIN_WIDTH)
+        text = Text(m, level, pal, width - 2 * MARGIN, briefing)
+        return width, 2 * MARGIN + TITLE_H + text.height + 2 * GAP + map_h, 1.0, text
+    short, long = PAPERS[paper]
+    best: tuple[float, float, float, Text] | None = None
+    for width, height in ((short, long), (long, short)):
+        inner_w = width - 2 * MARGIN
+        text = Text(m, level, pal, inner_w, briefing)
+        room = height - 2 * MARGIN - TITLE_H - 2 * GAP
+        text.fit_to(room * 0.6)  # a briefing too long for the page is cut; the map keeps at least 40%
+        scale = min(1.0, inner_w / map_w, (room - text.height) / map_h)
+        if best is None or scale > best[2] + 1e-9:
+            best = (width, height, scale, text)
+    assert best is not None
+    return best
+
+
+def level_page(
+    m: Mission, level_id: str, pal: Colours = DEFAULT, paper: Paper = "fit", briefing: bool = True
+) -> SvgPage:
+    """The printed sheet of one level; briefing adds the mission-wide text (the first page of a set carries it)."""
     level = m.level(level_id)
     if level is None:
         raise ValueError(f"no level {level_id!r} in the mission")
-    grid_w, grid_h = level.width * CELL, level.height * CELL
-    width = max(2 * MARGIN + LABEL + grid_w, 150.0)
-    ox, oy = MARGIN + LABEL, MARGIN + TITLE_H + LABEL
-    cv = Canvas(ox, oy, CELL, FONT)
-    _terrain(cv, m, level, pal)
-    _coordinates(cv, level)
-    draw_counters(cv, m, level, pal)
-    legend, legend_h = _legend(m, level, oy + grid_h + 4, width - 2 * MARGIN, pal)
-    height = oy + grid_h + 4 + legend_h + MARGIN
-    subtitle = f"Level {level.id}" + (f" - {level.name}" if level.name else "") + f" (depth {level.depth})"
-    subtitle += f"  |  {level.width} x {level.height} squares, x across from 0, y down from 0"
+    if paper != "fit" and paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}: use {', '.join([*PAPERS, 'fit'])}")
+    elements, map_w, map_h = draw_map(m, level, pal)
+    width, height, scale, text = _layout(m, level, pal, paper, briefing, map_w, map_h)
+    scale = math.floor(scale * 1e5) / 1e5  # written with five decimals: round down, so the map stays inside
+    y = MARGIN + TITLE_H
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '
-        f'width="{width:.2f}mm" height="{height:.2f}mm" '
-        f'viewBox="0 0 {width:.2f} {height:.2f}">',
-        f"<title>{escape(m.meta.title)} - {escape(level.id)}</title>",
+        f'width="{width:.2f}mm" height="{height:.2f}mm" viewBox="0 0 {width:.2f} {height:.2f}">',
+        f"<title>{xml_text(one_line(m.meta.title))} - {xml_text(level.id)}</title>",
         f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="#ffffff"/>',
-        _t(MARGIN, MARGIN + 7, m.meta.title, 7.0, bold=True),
-        _t(MARGIN, MARGIN + 14, subtitle, 3.6),
-        *cv.elements,
-        *legend,
-        "</svg>",
+        text_element(MARGIN, MARGIN + 7, one_line(m.meta.title), 7.0, bold=True),
+        text.top.place(MARGIN, y),
     ]
+    y += text.top.y + GAP
+    parts.append(f'<g transform="translate({MARGIN:.2f},{y:.2f}) scale({scale:.5f})">{"".join(elements)}</g>')
+    y += map_h * scale + GAP
+    parts += [*text.place_below(MARGIN, y), "</svg>"]
     return SvgPage(level.id, "\n".join(parts) + "\n", width, height)
 
 
@@ -178,12 +209,24 @@ def pick_levels(m: Mission, levels: list[str] | None) -> list[str]:
     return list(levels)
 
 
+def pages(m: Mission, levels: list[str] | None, pal: Colours = DEFAULT, paper: Paper = "a4") -> list[SvgPage]:
+    """The sheets of the requested levels; the first carries the mission's briefing."""
+    return [level_page(m, lid, pal, paper, briefing=i == 0) for i, lid in enumerate(pick_levels(m, levels))]
+
+
 def export_svg(
-    m: Mission, path: str | os.PathLike[str], levels: list[str] | None = None, pal: Colours = DEFAULT
+    m: Mission,
+    path: str | os.PathLike[str],
+    levels: list[str] | None = None,
+    pal: Colours = DEFAULT,
+    paper: Paper = "a4",
 ) -> list[Path]:
-    """Write one SVG per level (stem-LEVEL.svg when the mission has several) and return the paths."""
+    """Write one SVG per level (stem-LEVEL.svg when the mission has several), all or none; return the paths."""
     ids = pick_levels(m, levels)
     out = level_paths(path, ids, len(m.levels) > 1)
-    for lid, target in zip(ids, out, strict=True):
-        atomic_write_text(target, level_page(m, lid, pal).svg)
-    return out
+    check_targets(out)
+    sheets = pages(m, ids, pal, paper)
+    with staged_files() as staged:
+        for page, target in zip(sheets, out, strict=True):
+            staged.write_text(target, page.svg)
+    return staged.files

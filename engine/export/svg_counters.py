@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 from engine.export.colours import Colours
+from engine.export.safe_text import xml_text
 from engine.mission.model import UNSECTIONED, WALL, Level, Mission
 
 _ARROW = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
@@ -60,7 +59,7 @@ class Canvas:
         self.elements.append(
             f'<text x="{self._x(x)}" y="{self._y(y)}" font-family="{self.font}" '
             f'font-size="{size:.2f}"{weight} '
-            f'text-anchor="{anchor}" fill="{colour}">{escape(s)}</text>'
+            f'text-anchor="{anchor}" fill="{colour}">{xml_text(s)}</text>'
         )
 
     def label(self, x: float, y: float, s: str, colour: str = "#ffffff", size: float = 2.2, shift: str = "") -> None:
@@ -153,7 +152,7 @@ def draw_counters(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
 
 
 def features_present(m: Mission, level: Level) -> set[str]:
-    """The legend entries (palette.LEGEND names) that this level's page shows."""
+    """The legend entries that this level's page shows (palette.LEGEND names, the bulkhead split by state)."""
     lid = level.id
     chars = {c for row in level.rows for c in row}
     found = {"Wall"} if WALL in chars else set()
@@ -163,7 +162,8 @@ def features_present(m: Mission, level: Level) -> set[str]:
     checks = {
         "Door (closed)": any(d.kind == "door" and d.state == "closed" for d in doors),
         "Door (open)": any(d.kind == "door" and d.state == "open" for d in doors),
-        "Bulkhead": any(d.kind == "bulkhead" for d in doors),
+        "Bulkhead (closed)": any(d.kind == "bulkhead" and d.state == "closed" for d in doors),
+        "Bulkhead (open)": any(d.kind == "bulkhead" and d.state == "open" for d in doors),
         "Entry area": any(e.level == lid for e in m.entry_areas),
         "Exit": any(e.level == lid for e in m.exits),
         "Deployment": any(x.level == lid for x in m.marines.squad),

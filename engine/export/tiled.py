@@ -10,9 +10,10 @@ from typing import Any
 from engine.export import tiled_names as N
 from engine.export.colours import DEFAULT
 from engine.export.files import ExportReport
+from engine.export.outputs import check_targets
+from engine.export.staging import staged_files
 from engine.export.tileset import TILE, terrain_chars, tileset_png
 from engine.mission import mission_to_dict
-from engine.mission.io import atomic_write_bytes, atomic_write_text
 from engine.mission.model import Mission
 
 Json = dict[str, Any]
@@ -223,11 +224,18 @@ def build_tmj(m: Mission, image_name: str) -> Json:
     }
 
 
+def tmj_bytes(tmj: Json) -> bytes:
+    """The map as UTF-8 JSON text; a lone surrogate in some name (a programmatic mission) becomes '?'."""
+    return (json.dumps(tmj, ensure_ascii=False, indent=1) + "\n").encode("utf-8", "replace")
+
+
 def export_tiled(mission: Mission, path: str | os.PathLike[str]) -> ExportReport:
-    """Write mission as a Tiled map at path (.tmj) and its tileset as <stem>-terrain.png beside it."""
+    """Write mission as a Tiled map at path (.tmj) and its tileset as <stem>-terrain.png beside it, both or none."""
     target = Path(path)
     image = target.with_name(f"{target.stem}-terrain.png")
+    check_targets([target, image])
     tmj = build_tmj(mission, image.name)
-    atomic_write_bytes(image, tileset_png(terrain_chars(mission)))
-    atomic_write_text(target, json.dumps(tmj, ensure_ascii=False, indent=1) + "\n")
-    return ExportReport(files=[target, image], warnings=[])
+    with staged_files() as out:
+        out.write_bytes(target, tmj_bytes(tmj))
+        out.write_bytes(image, tileset_png(terrain_chars(mission)))
+    return ExportReport(files=out.files, warnings=[])
