@@ -33,8 +33,9 @@ def run(args: argparse.Namespace) -> int:
     except OutputRefused as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
+    unused: list[str] = []
     try:
-        mission, issues = import_tiled(args.file)
+        mission, issues = import_tiled(args.file, unused)
     except MissionFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
@@ -43,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"{PROG}: {out}: cannot write: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    for note in unused:
+        print(f"{PROG}: {args.file}: warning: {note}", file=sys.stderr)
     for issue in issues:
         line = issue.line(str(out))
         print(line if issue.severity == "error" else f"{line} (warning)", file=sys.stderr)

@@ -46,6 +46,11 @@ class Features:
         self.levels = levels
         self.width = width
         self.height = height
+        self.origins: dict[str, str] = {}  # mission document path of each feature -> its object's map path
+
+    def _put(self, out: list[Json], doc_path: str, entry: Json, o: TiledObject) -> None:
+        self.origins[f"{doc_path}[{len(out)}]"] = o.place
+        out.append(entry)
 
     def _all(self, layer: str) -> list[tuple[LevelLayers, TiledObject]]:
         found = [(lv, o) for lv in self.levels for o in lv.objects.get(layer, [])]
@@ -72,7 +77,9 @@ class Features:
         out: Json = {"doors": [], "entry_areas": [], "exits": [], "objectives": [], "pitfalls": []}
         for lv, o in self._all(N.DOORS):
             kind = o.kind if o.kind in ("door", "bulkhead") else self._str(o, "kind", "door")
-            out["doors"].append(
+            self._put(
+                out["doors"],
+                "$.doors",
                 {
                     "id": o.name or f"D{o.oid}",
                     "level": lv.id,
@@ -80,21 +87,27 @@ class Features:
                     "y": o.y,
                     "kind": kind,
                     "state": self._str(o, "state", "closed"),
-                }
+                },
+                o,
             )
         for layer, key, prefix in ((N.ENTRY_AREAS, "entry_areas", "E"), (N.EXITS, "exits", "X")):
             for lv, o in self._all(layer):
-                out[key].append(
+                self._put(
+                    out[key],
+                    f"$.{key}",
                     {
                         "id": o.name or f"{prefix}{o.oid}",
                         "level": lv.id,
                         "x": o.x,
                         "y": o.y,
                         "side": self._side(lv, o),
-                    }
+                    },
+                    o,
                 )
         for lv, o in self._all(N.OBJECTIVES):
-            out["objectives"].append(
+            self._put(
+                out["objectives"],
+                "$.objectives",
                 {
                     "id": o.name or f"O{o.oid}",
                     "level": lv.id,
@@ -102,17 +115,19 @@ class Features:
                     "y": o.y,
                     "name": self._str(o, "title", ""),
                     "kind": self._str(o, "kind", "object"),
-                }
+                },
+                o,
             )
         letters = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         for lv, o in self._all(N.PITFALLS):
             letter = o.name.upper() if o.name else next(letters, "Z")
-            out["pitfalls"].append({"letter": letter, "level": lv.id, "x": o.x, "y": o.y})
+            self._put(out["pitfalls"], "$.pitfalls", {"letter": letter, "level": lv.id, "x": o.x, "y": o.y}, o)
         out["ladders"] = self._ladders()
-        out["rubble"] = [{"level": lv.id, "x": o.x, "y": o.y} for lv, o in self._all(N.RUBBLE)]
-        out["chutes"] = [
-            {"id": o.name or f"C{o.oid}", "level": lv.id, "x": o.x, "y": o.y} for lv, o in self._all(N.CHUTES)
-        ]
+        out["rubble"], out["chutes"] = [], []
+        for lv, o in self._all(N.RUBBLE):
+            self._put(out["rubble"], "$.rubble", {"level": lv.id, "x": o.x, "y": o.y}, o)
+        for lv, o in self._all(N.CHUTES):
+            self._put(out["chutes"], "$.chutes", {"id": o.name or f"C{o.oid}", "level": lv.id, "x": o.x, "y": o.y}, o)
         return out
 
     def _ladders(self) -> list[Json]:
@@ -147,12 +162,15 @@ class Features:
             depth = {x.id: x.props.get("depth", x.index) for x in self.levels}
             if end == "bottom" or (end is None and _num(depth[b[0].id]) < _num(depth[a[0].id])):
                 a, b = b, a
-            out.append(
+            self._put(
+                out,
+                "$.ladders",
                 {
                     "id": a[1].name or b[1].name or f"L{len(out) + 1}",
                     "top": {"level": a[0].id, "x": a[1].x, "y": a[1].y},
                     "bottom": {"level": b[0].id, "x": b[1].x, "y": b[1].y},
-                }
+                },
+                o,
             )
         return out
 
@@ -176,7 +194,7 @@ class Features:
                     m[key] = self._str(o, key, "")
             if "storm_shield" in o.props:
                 m["storm_shield"] = o.props["storm_shield"]
-            squad.append(m)
+            self._put(squad, "$.marines.squad", m, o)
         return squad
 
 

@@ -6,6 +6,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Set
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,11 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _TERRAIN = re.compile(r"^[#.A-Za-z0-9]$")
 
 
-def import_tiled(path: str | os.PathLike[str]) -> tuple[Mission, list[Issue]]:
-    """Read a .tmj map into a mission and its validation issues; raises TiledImportError when it cannot."""
+def import_tiled(path: str | os.PathLike[str], warnings: list[str] | None = None) -> tuple[Mission, list[Issue]]:
+    """Read a .tmj map into a mission and its validation issues; raises TiledImportError when it cannot.
+
+    warnings, when given, receives what the map holds that the import does not use (unknown custom properties),
+    each naming the Tiled layer or object."""
     tmj = read_tmj(path)
     importer = _Importer(str(path), tmj)
     doc = importer.document(Path(path).stem)
@@ -38,8 +42,39 @@ def import_tiled(path: str | os.PathLike[str]) -> tuple[Mission, list[Issue]]:
     schema = [i for i in issues if i.rule.startswith("SCHEMA")]
     if schema:
         first = schema[0]
-        raise importer.r.fail(first.path, f"the map does not make a valid mission: {first.message}")
+        origin, field = importer.origin_of(first.path)
+        what = f"{field}: " if field else ""
+        raise importer.r.fail(origin, f"the map does not make a valid mission: {what}{first.message}")
+    if warnings is not None:
+        warnings += importer.unused_properties()
     return mission_from_dict(doc), issues
+
+
+# Custom properties the convention gives a meaning to (docs/tiled-convention.md), by where they stand.
+_MAP_PROPS = frozenset({"format", *N.META_KEYS, "ruleset", "psi_points", *N.JSON_PROPS})
+_GROUP_PROPS = frozenset({"depth", "level_name", "sections"})
+_TILE_PROPS = frozenset({"char", "wall"})
+_OBJECT_PROPS = {
+    N.DOORS: {"state", "kind"},
+    N.ENTRY_AREAS: {"side"},
+    N.EXITS: {"side"},
+    N.OBJECTIVES: {"title", "kind"},
+    N.PITFALLS: set(),
+    N.LADDERS: {"end", "partner"},
+    N.RUBBLE: set(),
+    N.CHUTES: set(),
+    N.DEPLOYMENT: {"rank", "facing", "title", "ranged", "melee", "storm_shield"},
+}
+# Where a part of the mission document came from in the map, when it is no feature (JSON paths of the map).
+_DOC_ORIGINS = {
+    "$.meta.title": "$.properties.title",
+    "$.meta.author": "$.properties.author",
+    "$.meta.description": "$.properties.description",
+    "$.meta.source": "$.properties.source",
+    "$.ruleset": "$.properties.ruleset",
+    "$.marines.psi_points": "$.properties.psi_points",
+    **{f"$.{k}": f"$.properties.{k}" for k in N.JSON_PROPS},
+}
 
 
 class _Importer:
@@ -48,6 +83,31 @@ class _Importer:
         self.tmj = tmj
         self.layer_count = 0
         self.object_count = 0
+        self.origins: dict[str, str] = dict(_DOC_ORIGINS)  # mission document path -> map JSON path
+        self.unused: dict[tuple[str, str], int] = {}  # (where, property name) -> how many times
+
+    def _note_unused(self, props: dict[str, object], known: Set[str], where: str) -> None:
+        for name in props:
+            if name not in known:
+                self.unused[(where, name)] = self.unused.get((where, name), 0) + 1
+
+    def unused_properties(self) -> list[str]:
+        """One line per custom property the import ignored, naming where it stands in the map."""
+        out = []
+        for (where, name), n in self.unused.items():
+            times = f" ({n} times)" if n > 1 else ""
+            out.append(f"{where}: custom property {name!r} is not used by hulkforge{times}")
+        return out
+
+    def origin_of(self, doc_path: str) -> tuple[str, str]:
+        """(the map's JSON path that made doc_path, what inside it) for naming a schema error in Tiled's terms."""
+        at = doc_path
+        while at:
+            if at in self.origins:
+                return self.origins[at], doc_path[len(at) :].lstrip(".")
+            cut = max(at.rfind("."), at.rfind("["))
+            at = at[:cut] if cut > 0 else ""
+        return "$", doc_path
 
     def document(self, stem: str) -> Json:
         r, m = self.r, self.tmj
@@ -65,6 +125,9 @@ class _Importer:
         self.chars = self._tile_chars()
         levels = self._levels()
         props = r.properties(m, "$")
+        for key in props:
+            r.label(f"$.properties.{key}", f"map property {key!r}")
+        self._note_unused(props, _MAP_PROPS, "map properties")
         return self._assemble(levels, props, stem)
 
     # -- tiles -------------------------------------------------------------------------------------
@@ -79,6 +142,8 @@ class _Importer:
             at = f"$.tilesets[{i}]"
             if not isinstance(ts, dict):
                 raise r.fail(at, "a tileset is an object")
+            ts_name = ts.get("name") if isinstance(ts.get("name"), str) else str(i + 1)
+            r.label(at, f"tileset {ts_name!r}")
             first = r.int_in(ts, "firstgid", 1, 0x0FFFFFFF, at)
             count = r.int_in(ts, "tilecount", 0, 0x0FFFFFFF, at, 0x0FFFFFFF)
             chars: dict[int, str] = {}
@@ -91,6 +156,7 @@ class _Importer:
                     raise r.fail(tat, "a tile is an object")
                 tid = r.int_in(tile, "id", 0, 0x0FFFFFFF, tat)
                 props = r.properties(tile, tat)
+                self._note_unused(props, _TILE_PROPS, f"tiles of tileset {ts_name!r}")
                 ch = props.get("char")
                 if ch is not None:
                     if not isinstance(ch, str) or not _TERRAIN.match(ch):
@@ -120,15 +186,19 @@ class _Importer:
         levels: list[LevelLayers] = []
         if not groups:
             # A single-level map drawn without groups: the top-level layers are that level.
-            levels.append(self._level("deck", 0, {}, top, "$"))
+            levels.append(self._level("deck", 0, {}, top, "$.layers", ""))
         for n, (i, g) in enumerate(groups):
             at = f"$.layers[{i}]"
             name = r.get(g, "name", str, at, "")
+            r.label(at, f"group layer {name!r}")
             lid = name if _ID.match(name) else re.sub(r"[^A-Za-z0-9_-]", "_", name)[:32] or f"level{n + 1}"
             props = r.properties(g, at)
+            self._note_unused(props, _GROUP_PROPS, f"group layer {name!r}")
             if name != lid:
                 props.setdefault("level_name", name)
-            levels.append(self._level(lid, n, props, r.get(g, "layers", list, at), f"{at}.layers"))
+            place = f"{at}.layers"
+            levels.append(self._level(lid, n, props, r.get(g, "layers", list, at), place, f"{name}/"))
+            self.origins[f"$.levels[{n}]"] = at
         seen: set[str] = set()
         for lv in levels:
             if lv.id in seen:
@@ -138,7 +208,9 @@ class _Importer:
             raise r.fail("$.layers", f"{len(levels)} levels, a mission has at most 8")
         return levels
 
-    def _level(self, lid: str, index: int, props: dict[str, object], layers: list[Any], place: str) -> LevelLayers:
+    def _level(
+        self, lid: str, index: int, props: dict[str, object], layers: list[Any], place: str, group: str
+    ) -> LevelLayers:
         r = self.r
         self.layer_count += len(layers)
         if self.layer_count > MAX_LAYERS:
@@ -151,12 +223,15 @@ class _Importer:
                 raise r.fail(at, "a layer is an object")
             kind = r.get(layer, "type", str, at)
             name = r.get(layer, "name", str, at, "")
+            r.label(at, f"layer '{group}{name}'")
             if kind == "tilelayer" and (name == N.TERRAIN_LAYER or rows is None):
                 rows = self._rows(layer, at)
+                self._note_unused(r.properties(layer, at), frozenset(), f"layer '{group}{name}'")
             elif kind == "objectgroup" and name in N.OBJECT_LAYERS:
-                objects.setdefault(name, []).extend(self._objects(layer, at))
+                objects.setdefault(name, []).extend(self._objects(layer, at, f"{group}{name}", name))
+                self._note_unused(r.properties(layer, at), frozenset(), f"layer '{group}{name}'")
         if rows is None:
-            raise r.fail(place, f"level {lid!r} has no tile layer named {N.TERRAIN_LAYER!r}")
+            raise r.fail(place.removesuffix(".layers"), f"level {lid!r} has no tile layer named {N.TERRAIN_LAYER!r}")
         return LevelLayers(lid, index, place, props, rows, objects)
 
     def _rows(self, layer: Json, place: str) -> list[str]:
@@ -178,7 +253,7 @@ class _Importer:
         width = max(len(row) for row in rows)
         return [row.ljust(width, WALL) for row in rows]
 
-    def _objects(self, layer: Json, place: str) -> list[TiledObject]:
+    def _objects(self, layer: Json, place: str, label: str, kind_of_layer: str) -> list[TiledObject]:
         r = self.r
         raw = r.get(layer, "objects", list, place, [])
         self.object_count += len(raw)
@@ -190,27 +265,42 @@ class _Importer:
             if not isinstance(o, dict):
                 raise r.fail(at, "an object is a JSON object")
             oid = r.int_in(o, "id", 0, 0x7FFFFFFF, at)
-            x, y = r.get(o, "x", float, at), r.get(o, "y", float, at)
-            w, h = r.get(o, "width", float, at, 0.0), r.get(o, "height", float, at, 0.0)
-            if "gid" in o:
-                y -= h  # tile objects are anchored at their bottom-left corner
-            col, row = math.floor((x + w / 2) / self.tw), math.floor((y + h / 2) / self.th)
-            if not (0 <= col < MAX_DIM and 0 <= row < MAX_DIM):
-                raise r.fail(at, f"square ({col},{row}) is outside the map")
+            name = r.get(o, "name", str, at, "")
+            r.label(at, f"object {oid}" + (f" {name!r}" if name else "") + f" in layer '{label}'")
+            col, row = self._square(o, at)
             kind = r.get(o, "type", str, at, "") or r.get(o, "class", str, at, "")
-            out.append(
-                TiledObject(
-                    oid,
-                    r.get(o, "name", str, at, ""),
-                    kind,
-                    col,
-                    row,
-                    r.get(o, "rotation", float, at, 0.0),
-                    r.properties(o, at),
-                    at,
-                )
-            )
+            props = r.properties(o, at)
+            self._note_unused(props, _OBJECT_PROPS[kind_of_layer], f"objects in layer '{label}'")
+            out.append(TiledObject(oid, name, kind, col, row, r.get(o, "rotation", float, at, 0.0), props, at))
         return out
+
+    def _square(self, o: Json, at: str) -> tuple[int, int]:
+        """The square under the object's centre, found the way Tiled draws it (rotated about its x, y)."""
+        r = self.r
+        x, y = r.get(o, "x", float, at), r.get(o, "y", float, at)
+        w, h = r.get(o, "width", float, at, 0.0), r.get(o, "height", float, at, 0.0)
+        turn = math.radians(r.get(o, "rotation", float, at, 0.0))
+        points = o.get("polygon") or o.get("polyline")
+        if o.get("point") is True:
+            dx, dy = 0.0, 0.0
+        elif isinstance(points, list) and points:
+            corners = [(r.get(p, "x", float, at), r.get(p, "y", float, at)) for p in points if isinstance(p, dict)]
+            xs, ys = [c[0] for c in corners] or [0.0], [c[1] for c in corners] or [0.0]
+            dx, dy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        elif "gid" in o:
+            dx, dy = w / 2, -h / 2  # a tile object stands on its bottom-left corner
+        else:
+            dx, dy = w / 2, h / 2  # a rectangle, ellipse or text hangs from its top-left corner
+        # Tiled turns an object clockwise (y points down) about (x, y); its centre turns with it.
+        cx = x + dx * math.cos(turn) - dy * math.sin(turn)
+        cy = y + dx * math.sin(turn) + dy * math.cos(turn)
+        limit = MAX_DIM * max(self.tw, self.th)
+        if not (math.isfinite(cx) and math.isfinite(cy) and -limit <= cx <= 2 * limit and -limit <= cy <= 2 * limit):
+            raise r.fail(at, "its centre lies far outside the map (check its x, y, width and height)")
+        col, row = math.floor(cx / self.tw), math.floor(cy / self.th)
+        if not (0 <= col < MAX_DIM and 0 <= row < MAX_DIM):
+            raise r.fail(at, f"square ({col},{row}) is outside the map")
+        return col, row
 
     # -- the mission document ----------------------------------------------------------------------
     def _json(self, props: dict[str, object], key: str, default: Any) -> Any:
@@ -241,6 +331,7 @@ class _Importer:
             doc["random_setup"] = rs
         psi = props.get("psi_points", 20)
         doc["marines"] = {"squad": feats.marines(), "psi_points": psi}
+        self.origins.update(feats.origins)
         doc["genestealers"] = self._json(props, "genestealers", {"reinforcements": []})
         doc["victory"] = self._json(props, "victory", [{"kind": "marines_eliminated"}])
         return doc

@@ -18,7 +18,6 @@ MAX_TILE_PX = 1024
 MAX_LAYERS = 400
 MAX_OBJECTS = 5000
 MAX_PROPERTIES = 200
-MAX_GID = 0x0FFFFFFF
 # Tiled keeps flip and rotation flags in the top four bits of a gid; the tile is the rest.
 GID_MASK = 0x0FFFFFFF
 
@@ -47,13 +46,30 @@ def read_tmj(path: str | os.PathLike[str]) -> Json:
 
 
 class Reader:
-    """Typed access to the parsed map that raises TiledImportError naming the file and the JSON path."""
+    """Typed access to the parsed map that raises TiledImportError naming the file, the Tiled layer or object as
+    Tiled shows it, and the JSON path."""
 
     def __init__(self, source: str) -> None:
         self.source = source
+        self._labels: dict[str, str] = {}
+
+    def label(self, place: str, name: str) -> None:
+        """Call the element at JSON path place name in messages (e.g. "object 12 'sgt' in layer 'deck/deployment'")."""
+        self._labels[place] = name
+
+    def where(self, place: str) -> str:
+        """place as a reader finds it in Tiled: the named element holding it, then the exact JSON path."""
+        at = place
+        while at:
+            name = self._labels.get(at)
+            if name is not None:
+                return f"{name} ({place})"
+            cut = max(at.rfind("."), at.rfind("["))
+            at = at[:cut] if cut > 0 else ""
+        return place
 
     def fail(self, place: str, message: str) -> TiledImportError:
-        return TiledImportError(self.source, f"{place}: {message}")
+        return TiledImportError(self.source, f"{self.where(place)}: {message}")
 
     def get(self, obj: Json, key: str, kind: type[T], place: str, default: T | None = None) -> T:
         """obj[key] checked to be of kind (bool is not an int here); default when absent and one is given."""

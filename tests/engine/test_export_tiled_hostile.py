@@ -59,7 +59,10 @@ CASES: dict[str, tuple[Any, str]] = {
     "no layers": (_mutate(lambda d: d.pop("layers")), "$: missing 'layers'"),
     "no terrain layer": (_mutate(lambda d: d["layers"][0].update(layers=[])), "has no tile layer named 'terrain'"),
     "short data": (_mutate(lambda d: _terrain(d).update(data=[1, 2, 3])), "3 tiles, the layer is 14x7"),
-    "gid is text": (_mutate(lambda d: _terrain(d)["data"].__setitem__(5, "1")), ".data[5]: '1' is not a tile gid"),
+    "gid is text": (
+        _mutate(lambda d: _terrain(d)["data"].__setitem__(5, "1")),
+        "layer 'deck/terrain' ($.layers[0].layers[0].data[5]): '1' is not a tile gid",
+    ),
     "unknown gid": (_mutate(lambda d: _terrain(d)["data"].__setitem__(0, 999)), "gid 999 belongs to no tileset"),
     "bad base64": (_mutate(lambda d: _terrain(d).update(encoding="base64", data="@@@@")), "not valid base64"),
     "zstd": (_mutate(lambda d: _terrain(d).update(encoding="base64", compression="zstd", data="")), "'zstd' is not"),
@@ -75,11 +78,19 @@ CASES: dict[str, tuple[Any, str]] = {
     ),
     "object x is text": (
         _mutate(lambda d: d["layers"][0]["layers"][1]["objects"][0].update(x="9")),
-        ".objects[0].x: expected float",
+        "object 1 'D1' in layer 'deck/doors' ($.layers[0].layers[1].objects[0].x): expected float",
     ),
     "object far away": (
         _mutate(lambda d: d["layers"][0]["layers"][1]["objects"][0].update(x=1e9)),
-        "is outside the map",
+        "object 1 'D1' in layer 'deck/doors' ($.layers[0].layers[1].objects[0]): its centre lies far outside the map",
+    ),
+    "object x and width overflow": (
+        _mutate(lambda d: d["layers"][0]["layers"][1]["objects"][0].update(x=1.7e308, width=1.7e308)),
+        "object 1 'D1' in layer 'deck/doors' ($.layers[0].layers[1].objects[0]): its centre lies far outside the map",
+    ),
+    "object one square out": (
+        _mutate(lambda d: d["layers"][0]["layers"][1]["objects"][0].update(x=-32)),
+        "object 1 'D1' in layer 'deck/doors' ($.layers[0].layers[1].objects[0]): square (-1,3) is outside the map",
     ),
     "property value list": (
         _mutate(lambda d: d["properties"].append({"name": "z", "value": [1]})),
@@ -87,11 +98,12 @@ CASES: dict[str, tuple[Any, str]] = {
     ),
     "victory not json": (
         _mutate(lambda d: next(p for p in d["properties"] if p["name"] == "victory").update(value="{oops")),
-        "$.properties.victory: not valid JSON",
+        "map property 'victory' ($.properties.victory): not valid JSON",
     ),
     "schema breaks": (
         _mutate(lambda d: d["layers"][0]["layers"][1]["objects"][0].update(name="a door!")),
-        "does not make a valid mission",
+        "object 1 'a door!' in layer 'deck/doors' ($.layers[0].layers[1].objects[0]): the map does not make a "
+        "valid mission: id: ",
     ),
     "too many objects": (
         _mutate(lambda d: d["layers"][0]["layers"][1].update(objects=[{"id": i, "x": 0, "y": 0} for i in range(6000)])),
