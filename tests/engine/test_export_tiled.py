@@ -5,9 +5,11 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import os
 import shutil
 import struct
 import subprocess
+import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ import pytest
 from engine.export.png import png_size
 from engine.export.tiled import build_tmj, export_tiled
 from engine.export.tiled_import import import_tiled
+from engine.export.tileset import terrain_chars, tile_colour
 from engine.mission import has_errors, load_mission, mission_to_dict
 from engine.resources import sample_missions
 
@@ -84,6 +87,40 @@ def test_real_tiled_reads_every_sample_and_writes_it_back(tmp_path: Path) -> Non
         _tiled("--export-map", "json", f"{sample.stem}.tmx", f"{sample.stem}.tiled.tmj", cwd=tmp_path)
         back, _ = import_tiled(tmp_path / f"{sample.stem}.tiled.tmj")
         assert mission_to_dict(back) == mission_to_dict(m), sample.stem
+
+
+@pytest.mark.skipif(TILED is None or shutil.which("tmxrasterizer") is None, reason="the Debian package `tiled`")
+def test_tiled_draws_every_level_of_every_sample_square_for_square(tmp_path: Path) -> None:
+    """Each level of each sample, converted to TMX by Tiled and drawn by tmxrasterizer: every square shows the
+    tileset colour of its terrain character (wall, floor, its section)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtGui import QColor, QImage
+
+    checked = 0
+    for sample in SAMPLES:
+        m = load_mission(sample)
+        export_tiled(m, tmp_path / f"{sample.stem}.tmj")
+        _tiled("--export-map", "tmx", f"{sample.stem}.tmj", f"{sample.stem}.tmx", cwd=tmp_path)
+        chars = terrain_chars(m)
+        for lv in m.levels:
+            tree = ET.parse(tmp_path / f"{sample.stem}.tmx")
+            for group in tree.getroot().iter("group"):
+                group.set("visible", "1" if group.get("name") == lv.id else "0")
+            tree.write(tmp_path / "one.tmx", encoding="UTF-8", xml_declaration=True)
+            _rasterize("-t", "16", "--no-smoothing", "--show-layer", "terrain", "one.tmx", "one.png", cwd=tmp_path)
+            image = QImage(str(tmp_path / "one.png"))
+            for y, row in enumerate(lv.rows):
+                for x, ch in enumerate(row):
+                    want = QColor(tile_colour(ch, chars.index(ch))).rgb()
+                    assert image.pixel(x * 16 + 8, y * 16 + 8) == want, f"{sample.stem}/{lv.id} at {x},{y}"
+                    checked += 1
+    assert checked == sum(len(row) for p in SAMPLES for lv in load_mission(p).levels for row in lv.rows)
+
+
+def _rasterize(*args: str, cwd: Path) -> None:
+    env = {"QT_QPA_PLATFORM": "offscreen", "XDG_RUNTIME_DIR": "/tmp", "HOME": str(cwd), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(["tmxrasterizer", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
 
 
 def _hand_drawn(data: Any, **layer: Any) -> dict[str, Any]:
