@@ -39,7 +39,8 @@ class Freezes:
                 f"max {c[-1]:7.1f} ms   (wall p50 {statistics.median(w):.1f}, max {w[-1]:.1f})  n={len(c)}")
 
 
-def longest_event(app: QCoreApplication, action: Callable[[], None], settled: Callable[[], bool]) -> tuple[float, float]:
+def longest_event(app: QCoreApplication, action: Callable[[], None],
+                  settled: Callable[[], bool]) -> tuple[float, float]:
     """Run `action` as a posted event, then turn the event loop until `settled()`; the longest single turn.
 
     Each turn of QCoreApplication.processEvents handles what is pending (a repaint, a timer, a result), so the
@@ -89,8 +90,7 @@ def bench_big_map(size: int, fills: int, strokes: int, seed: int) -> dict[str, F
     out = {"fill": Freezes(), "stroke": Freezes(), "undo": Freezes()}
 
     def settled() -> bool:
-        return doc.validated_revision == doc.revision if hasattr(doc, "validated_revision") else (
-            not doc._timer.isActive())
+        return doc.validated_revision == doc.revision
 
     def record(kind: str, action: Callable[[], None]) -> None:
         cpu, wall = longest_event(app, action, settled)
