@@ -40,24 +40,27 @@ def image_from(values: np.ndarray) -> QImage:
     return image.copy()  # detach from the numpy buffer, which Python may free
 
 
-def boundary_lines(labels: np.ndarray, scale: float, skip: int | None = None) -> list[QLineF]:
+def boundary_lines(labels: np.ndarray, scale: float, skip: int | None = None,
+                   origin: tuple[int, int] = (0, 0)) -> list[QLineF]:
     """Lines (scene units, `scale` per cell) between orthogonal neighbours whose labels differ.
 
     The array is bordered by `skip` (or 0) so cells on the edge get their outer side too; a side between two
-    cells both equal to `skip` is never drawn. Collinear unit sides are merged into one line each.
+    cells both equal to `skip` is never drawn. Collinear unit sides are merged into one line each. Cell (0, 0)
+    of the array is square `origin` of the level.
     """
+    ox, oy = origin
     fill = 0 if skip is None else skip
     padded = np.pad(labels, 1, constant_values=fill)
     lines: list[QLineF] = []
     # Vertical sides: between column i-1 and i of the padded array, i = 1..w+1 -> scene x = (i - 1) * scale.
     vert = padded[1:-1, :-1] != padded[1:-1, 1:]  # (h, w+1)
     for col, start, end in _runs(vert.T):
-        x = col * scale
-        lines.append(QLineF(x, start * scale, x, end * scale))
+        x = (col + ox) * scale
+        lines.append(QLineF(x, (start + oy) * scale, x, (end + oy) * scale))
     horiz = padded[:-1, 1:-1] != padded[1:, 1:-1]  # (h+1, w)
     for row, start, end in _runs(horiz):
-        y = row * scale
-        lines.append(QLineF(start * scale, y, end * scale, y))
+        y = (row + oy) * scale
+        lines.append(QLineF((start + ox) * scale, y, (end + ox) * scale, y))
     return lines
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from PySide6.QtCore import QRect, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen
+import numpy as np
+from PySide6.QtCore import QLineF, QRect, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from editor import palette
 from editor.scene.feature_item import draw_facing, draw_text, square
+from editor.scene.grid_arrays import argb, boundary_lines, image_from
 from editor.scene.overlay import Token
 from editor.scene.terrain_item import S
 
@@ -38,40 +40,68 @@ class _SquaresItem(QGraphicsItem):
 
 
 class IssueMarksItem(_SquaresItem):
-    """Offending squares: red for errors, amber for warnings; the selected issue drawn heavier."""
+    """Offending squares: red for errors, amber for warnings, every square of every issue; the selected
+    issue outlined heavier.
+
+    Drawn as a tinted image of one pixel per square and the outlines of each area, so an issue covering a whole
+    200x200 map paints in a few calls.
+    """
 
     def __init__(self) -> None:
         super().__init__(30)
         self.marks: dict[tuple[int, int], str] = {}
         self.focus: set[tuple[int, int]] = set()
+        self._image = QImage()
+        self._origin = (0, 0)
+        self._outlines: list[tuple[str, float, list[QLineF]]] = []
 
     def set_marks(self, marks: dict[tuple[int, int], str], focus: set[tuple[int, int]]) -> None:
-        changed = {sq for sq in marks.keys() | self.marks.keys() if marks.get(sq) != self.marks.get(sq)}
-        changed |= focus ^ self.focus
-        self.marks, self.focus = marks, focus
-        if not changed:
+        if marks == self.marks and focus == self.focus:
             return
-        # Repaint only what changed: a warning covering half the map must not repaint it on every stroke.
-        xs = [x for x, _ in changed]
-        ys = [y for _, y in changed]
-        dirty = QRectF((min(xs) - 1) * S, (min(ys) - 1) * S, (max(xs) - min(xs) + 3) * S, (max(ys) - min(ys) + 3) * S)
-        if not self._bounds.contains(dirty):
-            self.prepareGeometryChange()
-            self._bounds = self._bounds.united(dirty) if not self._bounds.isEmpty() else dirty
-        self.update(dirty)
+        old_bounds = QRectF(self._bounds)
+        self.marks, self.focus = dict(marks), set(focus)
+        self._build()
+        self._set_bounds(list(self.marks.keys() | self.focus))
+        self.update(old_bounds)
+        self.update()
+
+    def _build(self) -> None:
+        squares = list(self.marks.keys() | self.focus)
+        self._outlines = []
+        if not squares:
+            self._image = QImage()
+            return
+        xy = np.array(squares, dtype=np.int64)
+        ox, oy = int(xy[:, 0].min()), int(xy[:, 1].min())
+        w, h = int(xy[:, 0].max()) - ox + 1, int(xy[:, 1].max()) - oy + 1
+        severity = np.zeros((h, w), dtype=np.uint8)  # 0 none, 1 warning, 2 error
+        for (x, y), sev in self.marks.items():
+            severity[y - oy, x - ox] = 2 if sev == "error" else 1
+        lut = np.array([0, argb(palette.WARNING, 60), argb(palette.ERROR, 60)], dtype=np.uint32)
+        self._image = image_from(lut[severity])
+        self._origin = (ox, oy)
+        for level, colour in ((1, palette.WARNING), (2, palette.ERROR)):
+            area = severity == level
+            if area.any():
+                self._outlines.append((colour, 2.5, boundary_lines(area, S, origin=(ox, oy))))
+        if self.focus:
+            focus = np.zeros((h, w), dtype=bool)
+            for x, y in self.focus:
+                focus[y - oy, x - ox] = True
+            self._outlines.append((palette.ERROR, 5.0, boundary_lines(focus, S, origin=(ox, oy))))
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        for (x, y), severity in self.marks.items():
-            colour = QColor(palette.ERROR if severity == "error" else palette.WARNING)
-            fill = QColor(colour)
-            fill.setAlpha(60)
-            p.setBrush(fill)
-            p.setPen(QPen(colour, 2.5 if (x, y) not in self.focus else 5))
-            p.drawRect(square(x, y, 0.04))
-        for x, y in self.focus - set(self.marks):
-            p.setPen(QPen(QColor(palette.ERROR), 5))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.drawRect(square(x, y, 0.04))
+        if self._image.isNull():
+            return
+        ox, oy = self._origin
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        p.drawImage(QRectF(ox * S, oy * S, self._image.width() * S, self._image.height() * S), self._image)
+        p.restore()
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for colour, width, lines in self._outlines:
+            p.setPen(QPen(QColor(colour), width))
+            p.drawLines(lines)
 
 
 class SelectionItem(_SquaresItem):
