@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton, QSizePolicy, QWidget
 
 from editor import settings
 from editor.document import MissionDocument
@@ -85,6 +85,8 @@ class LabStatus(QWidget):
         self.cancel = QPushButton("Cancel")
         self.cancel.setToolTip("Stop the lab's job (finished games are kept)")
         self.cancel.clicked.connect(lambda: self.lab.cancel() if self.lab is not None else None)
+        for w in (self.text, self.cancel):
+            w.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 6, 0)
         lay.addWidget(QLabel("Lab:"))

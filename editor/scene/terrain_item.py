@@ -120,8 +120,9 @@ class TerrainItem(QGraphicsItem):
         square_px = S * QStyleOptionGraphicsItem.levelOfDetailFromTransform(p.worldTransform())
         if self.show_grid and square_px >= MIN_GRID_PX:
             p.setPen(QPen(QColor(palette.GRID_LINE), 0))
-            p.drawLines([QLineF(x * S, y0 * S, x * S, y1 * S) for x in range(x0, x1 + 1)]
-                        + [QLineF(x0 * S, y * S, x1 * S, y * S) for y in range(y0, y1 + 1)])
+            # Inner lines only: the map's outer edge is a section border (floor) or not drawn (wall).
+            p.drawLines([QLineF(x * S, y0 * S, x * S, y1 * S) for x in range(max(x0, 1), min(x1, lv.width - 1) + 1)]
+                        + [QLineF(x0 * S, y * S, x1 * S, y * S) for y in range(max(y0, 1), min(y1, lv.height - 1) + 1)])
             p.drawImage(target, self._walls, source)
         p.restore()
         # Heavy borders where the section changes: the flamer and psychic storm hit whole sections.
