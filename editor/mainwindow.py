@@ -41,6 +41,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.ctx.show_level = self.show_level
         self.ctx.message = lambda text: self.statusBar().showMessage(text, 4000)
         self.ctx.selection_changed = self._selection_changed
+        self.ctx.scene_of = self.scene
         self.tools: list[Tool] = [cls(self.ctx) for cls in TOOL_CLASSES]
         self.tool: Tool | None = None
         self.views: dict[str, MapView] = {}
@@ -74,6 +75,10 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         doc.dirtyChanged.connect(self._update_title)
         doc.fileChanged.connect(self._update_title)
         doc.issuesChanged.connect(self._update_title)
+        # What is under the mouse changes when the map does, not only when the mouse moves.
+        doc.terrainChanged.connect(self._refresh_hover)
+        doc.sectionsChanged.connect(self._refresh_hover)
+        doc.levelsChanged.connect(self._refresh_hover)
         # Bound methods, not lambdas: Qt drops the connection when the window goes, the document may outlive it.
         doc.undo_stack.indexChanged.connect(self._undo_state)
         doc.undo_stack.cleanChanged.connect(self._undo_state)
@@ -114,7 +119,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
             if view is None or view.level_scene.doc is not self.doc:
                 view = MapView(LevelScene(self.doc, level_id), lambda: self.tool)
                 view.squareHovered.connect(self._hovered)
-                view.zoomChanged.connect(lambda _z: self._hovered(*self._last_hover))
+                view.zoomChanged.connect(self._refresh_hover)
             view.level_scene.set_show_below(self.show_below)
             view.level_scene.set_show_grid(self.show_grid)
             self.views[level_id] = view
@@ -169,14 +174,25 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         if level is not None and hasattr(self, "tools_panel"):
             self.tools_panel.set_level(level)
         self._selection_changed()
+        if level is not None and level != self._last_hover[0]:
+            # The square shown was on the level just left: name the new level until the mouse is over it.
+            self._hovered(level, None, None)
 
-    _last_hover: tuple[str, int, int] = ("", 0, 0)
+    _last_hover: tuple[str, int | None, int | None] = ("", None, None)
 
-    def _hovered(self, level: str, x: int, y: int) -> None:
+    def _refresh_hover(self, *_args: object) -> None:
+        if self._last_hover[0]:
+            self._hovered(*self._last_hover)
+
+    def _hovered(self, level: str, x: int | None, y: int | None) -> None:
         self._last_hover = (level, x, y)
         lv = self.doc.mission.level(level)
         view = self.views.get(level)
         if lv is None or view is None:
+            return
+        zoom = f"zoom {view.zoom() * 100:.0f}%"
+        if x is None or y is None:
+            self.coords.setText(f"{lv.name or lv.id} (depth {lv.depth}) · {zoom}")
             return
         inside = 0 <= x < lv.width and 0 <= y < lv.height
         where = f"x {x}, y {y}" if inside else "outside the map"
@@ -184,8 +200,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         sec = lv.sections.get(code) if code else None
         what = "wall" if inside and not lv.is_floor(x, y) else (f"section {code} {sec.name if sec else ''}"
                                                                   if code else "floor")
-        self.coords.setText(f"{lv.name or lv.id} (depth {lv.depth}) · {where} · {what if inside else ''}"
-                            f" · zoom {view.zoom() * 100:.0f}%")
+        self.coords.setText(f"{lv.name or lv.id} (depth {lv.depth}) · {where} · {what if inside else ''} · {zoom}")
 
     def _selection_changed(self) -> None:
         for level_id, view in self.views.items():

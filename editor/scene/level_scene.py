@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from editor import palette
 from editor.document import MissionDocument
 from editor.scene.feature_item import FeatureItem
-from editor.scene.marks import HeatmapItem, IssueMarksItem, PreviewItem, SelectionItem, TokensItem
+from editor.scene.marks import AnchorItem, HeatmapItem, IssueMarksItem, PreviewItem, SelectionItem, TokensItem
 from editor.scene.overlay import ColourScale, GameMarksItem, Mark, Token, colour_function
 from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem, occupied, section_label_squares
 from engine.mission import Issue
@@ -30,10 +30,11 @@ class LevelScene(QGraphicsScene):
         self.issue_marks = IssueMarksItem()
         self.selection = SelectionItem()
         self.preview = PreviewItem()
+        self.anchor = AnchorItem()
         self.tokens = TokensItem()
         self.game_marks = GameMarksItem()
         for item in (self.terrain, self.ghost, self.features, self.names, self.heatmap, self.issue_marks,
-                     self.selection, self.preview, self.tokens, self.game_marks):
+                     self.selection, self.preview, self.anchor, self.tokens, self.game_marks):
             self.addItem(item)
         self.focus_squares: set[tuple[int, int]] = set()
         self._labels: dict[str, tuple[float, float]] = {}
@@ -108,6 +109,10 @@ class LevelScene(QGraphicsScene):
 
     def set_selection(self, rect: QRect | None) -> None:
         self.selection.set_rect(rect)
+
+    def set_anchor(self, square: tuple[int, int] | None, text: str = "") -> None:
+        """Mark where the first end of a two-click feature went (None removes the mark)."""
+        self.anchor.set_anchor(square, text)
 
     def set_preview(self, squares: list[tuple[int, int]], ok: bool = True, reason: str = "") -> None:
         self.preview.set_preview(squares, ok, reason)

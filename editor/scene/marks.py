@@ -155,6 +155,34 @@ class PreviewItem(_SquaresItem):
             p.drawRect(square(x, y, 0.02))
 
 
+class AnchorItem(_SquaresItem):
+    """Where a two-click feature's first end went (a ladder's top, seen from the level below while the bottom
+    is placed): a dashed ring with a word, so the designer can line the second end up with it."""
+
+    def __init__(self) -> None:
+        super().__init__(55)
+        self.square: tuple[int, int] | None = None
+        self.text = ""
+
+    def set_anchor(self, square: tuple[int, int] | None, text: str = "") -> None:
+        self.square, self.text = square, text
+        self._set_bounds([square] if square is not None else [])
+        self.update()
+
+    def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
+        if self.square is None:
+            return
+        x, y = self.square
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pen = QPen(QColor(palette.LADDER), 3, Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(square(x, y, 0.06))
+        if self.text:
+            box = QRectF((x - 0.5) * S, (y - 0.55) * S, 2 * S, 0.5 * S)
+            draw_text(p, box, self.text, palette.LADDER, 0.32)
+
+
 class HeatmapItem(_SquaresItem):
     """Per-square values as translucent colour (balance lab: where models die, where they walk)."""
 
