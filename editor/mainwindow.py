@@ -240,6 +240,9 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
             self.tool_actions[tool.name] = act
 
     def set_tool(self, tool: Tool) -> None:
+        if tool is self.tool:  # picking the current tool again keeps a half-made edit (a ladder's top end)
+            self.tool_actions[tool.name].setChecked(True)
+            return
         if self.tool is not None:
             self.tool.deactivate()
             for view in self.views.values():
