@@ -119,7 +119,7 @@ class FileActions:
         settings.add_recent_file(path)
         self.refresh_recent_menu()
         self.discard_recovery()
-        self.statusBar().showMessage(f"saved {path}", 4000)
+        self.show_status(f"saved {path}", 4000)
         return True
 
     def refresh_recent_menu(self: MainWindow) -> None:
@@ -222,5 +222,5 @@ class FileActions:
         names = ", ".join(os.path.basename(p) for p in self.last_export)
         folder = os.path.dirname(self.last_export[0])
         what = f"{len(self.last_export)} files (one per level): {names}" if len(self.last_export) > 1 else names
-        self.statusBar().showMessage(f"exported {what} in {folder}", 8000)
+        self.show_status(f"exported {what} in {folder}", 8000)
         return True

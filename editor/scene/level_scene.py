@@ -64,7 +64,8 @@ class LevelScene(QGraphicsScene):
 
     def _check_labels(self) -> None:
         lv = self.doc.mission.level(self.level_id)
-        labels = section_label_squares(lv, occupied(self.doc, self.level_id)) if lv is not None else {}
+        avoid = occupied(self.doc, self.level_id) | self.names.tokens
+        labels = section_label_squares(lv, avoid) if lv is not None else {}
         if labels != self._labels:  # a name moved: its old place must be repainted too
             self._labels = labels
             self.names.update()
@@ -130,6 +131,7 @@ class LevelScene(QGraphicsScene):
     def set_tokens(self, tokens: list[Token]) -> None:
         """Draw models (marine / genestealer / blip) over the map, replacing the previous ones."""
         self.tokens.set_tokens(tokens)
+        self.names.set_tokens(frozenset((t.x, t.y) for t in tokens))
 
     def set_game_marks(self, marks: list[Mark]) -> None:
         """Draw one game's counters, door states and fire over the mission's features, replacing the previous."""

@@ -140,7 +140,9 @@ class SectionNamesItem(QGraphicsItem):
         self.doc, self.level_id = doc, level_id
         self._cache_rev = -1
         self._labels: dict[str, tuple[float, float]] = {}
-        self.setZValue(15)
+        self.tokens: frozenset[tuple[int, int]] = frozenset()
+        # Above the replay's tokens too, which also steer the names off their squares (set_tokens).
+        self.setZValue(61)
 
     def boundingRect(self) -> QRectF:
         lv = self.doc.mission.level(self.level_id)
@@ -151,9 +153,16 @@ class SectionNamesItem(QGraphicsItem):
         if lv is None:
             return
         if self._cache_rev != self.doc.revision:
-            self._labels = section_label_squares(lv, occupied(self.doc, self.level_id))
+            self._labels = section_label_squares(lv, occupied(self.doc, self.level_id) | self.tokens)
             self._cache_rev = self.doc.revision
         self._paint_names(p, lv)
+
+    def set_tokens(self, squares: frozenset[tuple[int, int]]) -> None:
+        """Squares models stand on (a replay): names move off them when the section has room elsewhere."""
+        if squares != self.tokens:
+            self.tokens = squares
+            self._cache_rev = -1
+            self.update()
 
     def _paint_names(self, p: QPainter, lv: Level) -> None:
         font = QFont()
