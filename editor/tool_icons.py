@@ -70,11 +70,13 @@ def _fill(p: QPainter) -> None:
     p.drawPolygon(QPolygonF([QPointF(16, 8), QPointF(22, 17), QPointF(16, 24), QPointF(10, 17)]))
 
 
-def _eraser(p: QPainter) -> None:
-    _square(p, palette.WALL)
-    p.setPen(QPen(QColor(palette.FLOOR), 2.5))
-    p.drawLine(QPointF(10, 10), QPointF(22, 22))
-    p.drawLine(QPointF(22, 10), QPointF(10, 22))
+def _crossed(fill: str, cross: str) -> Draw:
+    def draw(p: QPainter) -> None:
+        _square(p, fill)
+        p.setPen(QPen(QColor(cross), 2.5))
+        p.drawLine(QPointF(9, 9), QPointF(23, 23))
+        p.drawLine(QPointF(23, 9), QPointF(9, 23))
+    return draw
 
 
 def _section(p: QPainter) -> None:
@@ -115,13 +117,6 @@ def _rubble(p: QPainter) -> None:
         p.drawEllipse(QPointF(x, y), r, r)
 
 
-def _chute(p: QPainter) -> None:
-    _square(p, palette.CHUTE)
-    p.setPen(QPen(QColor(palette.ERROR), 2))
-    p.drawLine(QPointF(8, 8), QPointF(24, 24))
-    p.drawLine(QPointF(24, 8), QPointF(8, 24))
-
-
 def _zone(p: QPainter) -> None:
     p.setPen(QPen(QColor(palette.RANDOM_ZONE), 2))
     p.setBrush(QColor(palette.RANDOM_ZONE).lighter(150))
@@ -131,11 +126,12 @@ def _zone(p: QPainter) -> None:
 
 
 GLYPHS: dict[str, Draw] = {
-    "Select": _select, "Brush": _brush, "Rectangle": _rectangle, "Flood fill": _fill, "Eraser": _eraser,
-    "Section": _section, "Door": _bar(palette.DOOR_CLOSED), "Bulkhead": _bar(palette.BULKHEAD),
+    "Select": _select, "Brush": _brush, "Rectangle": _rectangle, "Flood fill": _fill,
+    "Eraser": _crossed(palette.WALL, palette.FLOOR), "Section": _section,
+    "Door": _bar(palette.DOOR_CLOSED), "Bulkhead": _bar(palette.BULKHEAD),
     "Entry area": _arrow(palette.ENTRY), "Exit": _arrow(palette.EXIT), "Deployment": _disc(palette.DEPLOY),
-    "Objective": _objective, "Pitfall": _pitfall, "Ladder": _ladder, "Rubble": _rubble, "Chute": _chute,
-    "Random zone": _zone,
+    "Objective": _objective, "Pitfall": _pitfall, "Ladder": _ladder, "Rubble": _rubble,
+    "Chute": _crossed(palette.CHUTE, palette.ERROR), "Random zone": _zone,
 }
 
 
