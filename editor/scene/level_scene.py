@@ -88,12 +88,7 @@ class LevelScene(QGraphicsScene):
         return [i for i in self.doc.issues if i.level == self.level_id and i.squares]
 
     def refresh_issues(self) -> None:
-        marks: dict[tuple[int, int], str] = {}
-        for issue in self.level_issues():
-            for sq in issue.squares:
-                if marks.get(sq) != "error":
-                    marks[sq] = issue.severity
-        self.issue_marks.set_marks(marks, self.focus_squares)
+        self.issue_marks.set_issues([(i.severity, i.squares) for i in self.level_issues()], self.focus_squares)
 
     def set_focus_squares(self, squares: set[tuple[int, int]]) -> None:
         """Squares of the issue the designer clicked in the validation dock."""

@@ -49,46 +49,70 @@ class IssueMarksItem(_SquaresItem):
 
     def __init__(self) -> None:
         super().__init__(30)
-        self.marks: dict[tuple[int, int], str] = {}
         self.focus: set[tuple[int, int]] = set()
+        self._grid = np.zeros((0, 0), dtype=np.uint8)  # 0 none, 1 warning, 2 error; cell (0, 0) is `_origin`
+        self._focus_grid = np.zeros((0, 0), dtype=bool)
         self._image = QImage()
         self._origin = (0, 0)
         self._outlines: list[tuple[str, float, list[QLineF]]] = []
 
+    @property
+    def marks(self) -> dict[tuple[int, int], str]:
+        """Every marked square and its severity (for tests and tools; painting reads the grid)."""
+        ox, oy = self._origin
+        ys, xs = np.nonzero(self._grid)
+        return {(int(x) + ox, int(y) + oy): ("error" if self._grid[y, x] == 2 else "warning")
+                for y, x in zip(ys, xs, strict=True)}
+
     def set_marks(self, marks: dict[tuple[int, int], str], focus: set[tuple[int, int]]) -> None:
-        if marks == self.marks and focus == self.focus:
+        """Squares and their severity, one by one."""
+        self.set_issues([(sev, (sq,)) for sq, sev in marks.items()], focus)
+
+    def set_issues(self, groups: list[tuple[str, tuple[tuple[int, int], ...]]], focus: set[tuple[int, int]]) -> None:
+        """(severity, squares) of each issue; the squares go into numpy whole, so a map-wide issue costs
+        milliseconds, and nothing is repainted when the marks did not change."""
+        arrays = sorted(((2 if sev == "error" else 1, np.asarray(squares, dtype=np.int64).reshape(-1, 2))
+                         for sev, squares in groups if squares), key=lambda item: item[0])
+        every = [a for _, a in arrays]
+        if focus:
+            every.append(np.asarray(sorted(focus), dtype=np.int64).reshape(-1, 2))
+        if every:
+            stacked = np.concatenate(every)
+            ox, oy = int(stacked[:, 0].min()), int(stacked[:, 1].min())
+            w, h = int(stacked[:, 0].max()) - ox + 1, int(stacked[:, 1].max()) - oy + 1
+        else:
+            ox = oy = w = h = 0
+        grid = np.zeros((h, w), dtype=np.uint8)
+        for level, a in arrays:  # errors last: a square in both shows as an error
+            grid[a[:, 1] - oy, a[:, 0] - ox] = level
+        focus_grid = np.zeros((h, w), dtype=bool)
+        if focus:
+            f = every[-1]
+            focus_grid[f[:, 1] - oy, f[:, 0] - ox] = True
+        if ((ox, oy) == self._origin and np.array_equal(grid, self._grid)
+                and np.array_equal(focus_grid, self._focus_grid)):
             return
         old_bounds = QRectF(self._bounds)
-        self.marks, self.focus = dict(marks), set(focus)
+        self._grid, self._focus_grid, self._origin, self.focus = grid, focus_grid, (ox, oy), set(focus)
         self._build()
-        self._set_bounds(list(self.marks.keys() | self.focus))
+        self.prepareGeometryChange()
+        self._bounds = QRectF((ox - 1) * S, (oy - 1) * S, (w + 2) * S, (h + 2) * S) if w else QRectF()
         self.update(old_bounds)
         self.update()
 
     def _build(self) -> None:
-        squares = list(self.marks.keys() | self.focus)
         self._outlines = []
-        if not squares:
+        if self._grid.size == 0:
             self._image = QImage()
             return
-        xy = np.array(squares, dtype=np.int64)
-        ox, oy = int(xy[:, 0].min()), int(xy[:, 1].min())
-        w, h = int(xy[:, 0].max()) - ox + 1, int(xy[:, 1].max()) - oy + 1
-        severity = np.zeros((h, w), dtype=np.uint8)  # 0 none, 1 warning, 2 error
-        for (x, y), sev in self.marks.items():
-            severity[y - oy, x - ox] = 2 if sev == "error" else 1
         lut = np.array([0, argb(palette.WARNING, 60), argb(palette.ERROR, 60)], dtype=np.uint32)
-        self._image = image_from(lut[severity])
-        self._origin = (ox, oy)
+        self._image = image_from(lut[self._grid])
         for level, colour in ((1, palette.WARNING), (2, palette.ERROR)):
-            area = severity == level
+            area = self._grid == level
             if area.any():
-                self._outlines.append((colour, 2.5, boundary_lines(area, S, origin=(ox, oy))))
-        if self.focus:
-            focus = np.zeros((h, w), dtype=bool)
-            for x, y in self.focus:
-                focus[y - oy, x - ox] = True
-            self._outlines.append((palette.ERROR, 5.0, boundary_lines(focus, S, origin=(ox, oy))))
+                self._outlines.append((colour, 2.5, boundary_lines(area, S, origin=self._origin)))
+        if self._focus_grid.any():
+            self._outlines.append((palette.ERROR, 5.0, boundary_lines(self._focus_grid, S, origin=self._origin)))
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         if self._image.isNull():
