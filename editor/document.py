@@ -64,6 +64,8 @@ class MissionDocument(QObject):
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self._collect)
         self.validate_now()
+        if self._map_squares() > SYNC_VALIDATION_SQUARES:
+            validation_worker.warm_up()
 
     # --- files ---------------------------------------------------------------------------------
     @classmethod
@@ -108,12 +110,14 @@ class MissionDocument(QObject):
         self.validated_revision = self.revision
         self.issuesChanged.emit()
 
+    def _map_squares(self) -> int:
+        return sum(lv.width * lv.height for lv in self.mission.levels)
+
     def _validate_later(self) -> None:
         """The delay after the last edit ran out: validate here when that is quick, else in the worker."""
         if self.validated_revision == self.revision:
             return
-        squares = sum(lv.width * lv.height for lv in self.mission.levels)
-        quick = self._validation_ms < self.sync_validation_ms and squares <= SYNC_VALIDATION_SQUARES
+        quick = self._validation_ms < self.sync_validation_ms and self._map_squares() <= SYNC_VALIDATION_SQUARES
         if quick or not validation_worker.available():
             self.validate_now()
             return

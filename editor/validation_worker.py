@@ -33,6 +33,25 @@ def available() -> bool:
     return not _broken
 
 
+def _ready() -> bool:
+    """In the worker: nothing; its import of the checks is the point."""
+    import engine.mission.validation  # noqa: F401
+
+    return True
+
+
+def warm_up() -> None:
+    """Start the worker now (a big map was opened), so its first answer does not wait for a process to start."""
+    global _executor, _broken
+    if _broken or _executor is not None:
+        return
+    try:
+        _executor = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"))
+        _executor.submit(_ready)
+    except (OSError, RuntimeError):
+        _broken = True
+
+
 def submit(mission: Mission) -> Future[tuple[list[Issue], float]] | None:
     """Start validating a snapshot of `mission`; None when no worker can be had."""
     global _executor, _broken
