@@ -27,7 +27,7 @@ def default_mission_path() -> str:
 
 def create_main_window(path: str | None = None, with_lab: bool = True) -> MainWindow:
     """A main window on a file (default: the Pitfall sample); a file that cannot be read opens a blank mission
-    and shows the problem. with_lab adds the balance lab dock when editor.lab is installed."""
+    and shows the problem. with_lab adds the balance lab window when editor.lab is installed."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("hulkforge")
     app.setOrganizationName("hulkforge")

@@ -1,4 +1,5 @@
-"""`python -m editor.bench`: brush strokes per millisecond on a big map, and the time to open pitfall.json.
+"""`python -m editor.bench`: brush strokes per millisecond on a big map, the time to open pitfall.json, and the
+GUI freezes of a flood fill, a stroke and an undo on a 200x200 map (editor.bench_freeze).
 
 Times are CPU time of this process (time.process_time), so other jobs on a shared machine do not
 inflate them. Each stroke goes the whole way: tool press/move/release -> commands on the undo stack -> model -> scene
@@ -98,7 +99,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--strokes", type=int, default=1000)
     p.add_argument("--size", type=int, default=60)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--big", type=int, default=200, help="side of the map for the freeze measurements")
+    p.add_argument("--fills", type=int, default=10)
+    p.add_argument("--big-strokes", type=int, default=100)
+    p.add_argument("--only", choices=("all", "strokes", "freezes"), default="all")
     args = p.parse_args(argv)
+    if args.only != "strokes":
+        from editor.bench_freeze import report
+
+        report(args.big, args.fills, args.big_strokes, args.seed)
+        if args.only == "freezes":
+            return 0
     times, edit_times = bench_strokes(args.strokes, args.size, args.seed)
     times.sort()
     print(f"{args.strokes} brush strokes on a {args.size}x{args.size} two-level map "

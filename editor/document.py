@@ -9,16 +9,24 @@ from __future__ import annotations
 
 import copy
 import os
+import time
+from concurrent.futures import Future
 from typing import Any
 
 from PySide6.QtCore import QObject, QRect, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 
+from editor import validation_worker
 from editor.features import feature_list
 from engine.mission import Issue, Mission, load_mission, save_mission, validate_mission
 from engine.mission.model import Level, RandomSetup, Section
 
 VALIDATION_DELAY_MS = 100
+# A validation quicker than this runs on the GUI thread when the delay runs out (a worker's round trip would
+# only add latency); a slower one goes to the validation worker, so a big map never freezes the window.
+SYNC_VALIDATION_MS = 30.0
+SYNC_VALIDATION_SQUARES = 64 * 64  # a map bigger than this may turn costly in one fill: always the worker
+POLL_MS = 15
 _DELETE = object()  # marks "remove this key" for dict values in apply_value
 
 
@@ -43,11 +51,21 @@ class MissionDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.issues: list[Issue] = []
         self.revision = 0  # bumped on every change; autosave and previews key on it
+        self.validated_revision = -1  # the revision `issues` describe
+        self.sync_validation_ms = SYNC_VALIDATION_MS
+        self._validation_ms = 0.0  # CPU cost of the last validation, wherever it ran
+        self._job: Future[tuple[list[Issue], float]] | None = None
+        self._job_revision = -1
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(VALIDATION_DELAY_MS)
-        self._timer.timeout.connect(self.validate_now)
+        self._timer.timeout.connect(self._validate_later)
+        self._poll = QTimer(self)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._collect)
         self.validate_now()
+        if self._map_squares() > SYNC_VALIDATION_SQUARES:
+            validation_worker.warm_up()
 
     # --- files ---------------------------------------------------------------------------------
     @classmethod
@@ -81,9 +99,56 @@ class MissionDocument(QObject):
     def validate_now(self) -> list[Issue]:
         """Validate synchronously (tests and benchmarks call this instead of waiting for the timer)."""
         self._timer.stop()
-        self.issues = validate_mission(self.mission)
-        self.issuesChanged.emit()
+        t0 = time.process_time()
+        issues = validate_mission(self.mission)
+        self._validation_ms = (time.process_time() - t0) * 1000
+        self._set_issues(issues)
         return self.issues
+
+    def _set_issues(self, issues: list[Issue]) -> None:
+        self.issues = issues
+        self.validated_revision = self.revision
+        self.issuesChanged.emit()
+
+    def _map_squares(self) -> int:
+        return sum(lv.width * lv.height for lv in self.mission.levels)
+
+    def _validate_later(self) -> None:
+        """The delay after the last edit ran out: validate here when that is quick, else in the worker."""
+        if self.validated_revision == self.revision:
+            return
+        quick = self._validation_ms < self.sync_validation_ms and self._map_squares() <= SYNC_VALIDATION_SQUARES
+        if quick or not validation_worker.available():
+            self.validate_now()
+            return
+        if self._job is not None:
+            return  # one is under way; when it lands on an older revision, the current one is sent
+        job = validation_worker.submit(self.mission)
+        if job is None:
+            self.validate_now()
+            return
+        self._job, self._job_revision = job, self.revision
+        self._poll.start()
+
+    def _collect(self) -> None:
+        """A worker's result, applied only if the document has not changed since it was sent."""
+        job = self._job
+        if job is None or not job.done():
+            return
+        self._job = None
+        self._poll.stop()
+        try:
+            issues, ms = job.result()
+        except Exception:  # the worker died (killed, out of memory): validate here from now on
+            validation_worker.mark_broken()
+            self.validate_now()
+            return
+        self._validation_ms = ms
+        if self._job_revision == self.revision:
+            if self.validated_revision != self.revision:
+                self._set_issues(issues)
+        elif not self._timer.isActive():
+            self._validate_later()  # edits arrived meanwhile and their delay has already run out
 
     def _changed(self) -> None:
         self.revision += 1
@@ -101,16 +166,29 @@ class MissionDocument(QObject):
         if not cells:
             return
         lv = self.level(level_id)
-        rows = {y: list(lv.rows[y]) for y in {y for _, y in cells} if 0 <= y < len(lv.rows)}
+        by_row: dict[int, list[tuple[int, str]]] = {}
         for (x, y), ch in cells.items():
-            row = rows.get(y)
-            if row is not None and 0 <= x < len(row):
-                row[x] = ch
-        for y, row in rows.items():
-            lv.rows[y] = "".join(row)
+            by_row.setdefault(y, []).append((x, ch))
+        for y, changes in by_row.items():
+            if 0 <= y < len(lv.rows):
+                row = list(lv.rows[y])
+                for x, ch in changes:
+                    if 0 <= x < len(row):
+                        row[x] = ch
+                lv.rows[y] = "".join(row)
         xs = [x for x, _ in cells]
-        ys = [y for _, y in cells]
+        ys = list(by_row)
         region = QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+        self._changed()
+        self.terrainChanged.emit(level_id, region)
+
+    def apply_rows(self, level_id: str, rows: dict[int, str], region: QRect) -> None:
+        """Replace whole rows (a paint's before or after); `region` is the rectangle of squares that differ."""
+        if not rows:
+            return
+        lv = self.level(level_id)
+        for y, row in rows.items():
+            lv.rows[y] = row
         self._changed()
         self.terrainChanged.emit(level_id, region)
 

@@ -119,7 +119,7 @@ class FileActions:
         settings.add_recent_file(path)
         self.refresh_recent_menu()
         self.discard_recovery()
-        self.statusBar().showMessage(f"saved {path}", 4000)
+        self.show_status(f"saved {path}", 4000)
         return True
 
     def refresh_recent_menu(self: MainWindow) -> None:
@@ -191,7 +191,9 @@ class FileActions:
         render = self._lazy("editor.render", "render_mission")
         if render is None:
             return False
-        path = path or self._export_path(f"Export {fmt.upper()}", fmt)
+        per_level = fmt != "pdf" and len(self.doc.mission.levels) > 1
+        title = f"Export {fmt.upper()}" + (" (one file per level: NAME-LEVEL." + fmt + ")" if per_level else "")
+        path = path or self._export_path(title, fmt)
         return bool(path) and self._run_export(lambda: render(self.doc.mission, path, fmt, dpi=150), path)
 
     def export_tiled(self: MainWindow, path: str | None = None) -> bool:
@@ -211,9 +213,14 @@ class FileActions:
 
     def _run_export(self: MainWindow, job: Any, path: str) -> bool:
         try:
-            job()
+            written = job()
         except Exception as exc:  # an exporter's failure must not take the window down with it
             QMessageBox.critical(self, "Export failed", f"{path}: {exc}")
             return False
-        self.statusBar().showMessage(f"exported {path}", 4000)
+        self.last_export = [str(p) for p in written] if isinstance(written, list) and written else [path]
+        # Name what was written: a mission of several levels gives one file per level, not the name typed.
+        names = ", ".join(os.path.basename(p) for p in self.last_export)
+        folder = os.path.dirname(self.last_export[0])
+        what = f"{len(self.last_export)} files (one per level): {names}" if len(self.last_export) > 1 else names
+        self.show_status(f"exported {what} in {folder}", 8000)
         return True

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QStatusTipEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
     QTabWidget,
+    QToolBar,
     QUndoView,
     QWidget,
 )
@@ -22,8 +23,11 @@ from editor.files import FileActions
 from editor.mapview import MapView
 from editor.menus import MenuActions
 from editor.scene.level_scene import LevelScene
+from editor.tool_icons import tool_icon
 from editor.tools import TOOL_CLASSES, Tool, ToolContext
 from engine.mission import Issue
+
+MIN_MAP_WIDTH, MIN_MAP_HEIGHT = 420, 320
 
 
 class MainWindow(MenuActions, FileActions, QMainWindow):
@@ -39,8 +43,9 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.doc = doc
         self.ctx = ToolContext(doc)
         self.ctx.show_level = self.show_level
-        self.ctx.message = lambda text: self.statusBar().showMessage(text, 4000)
+        self.ctx.message = lambda text: self.show_status(text, 4000)
         self.ctx.selection_changed = self._selection_changed
+        self.ctx.scene_of = self.scene
         self.tools: list[Tool] = [cls(self.ctx) for cls in TOOL_CLASSES]
         self.tool: Tool | None = None
         self.views: dict[str, MapView] = {}
@@ -49,6 +54,8 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.currentChanged.connect(self._tab_changed)
+        # However small the window, the map keeps a usable area: the window's minimum grows instead.
+        self.tabs.setMinimumSize(MIN_MAP_WIDTH, MIN_MAP_HEIGHT)
         self.setCentralWidget(self.tabs)
         self.coords = QLabel()
         self.coords.setToolTip("Level, square under the mouse, its section, and the zoom")
@@ -74,6 +81,10 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         doc.dirtyChanged.connect(self._update_title)
         doc.fileChanged.connect(self._update_title)
         doc.issuesChanged.connect(self._update_title)
+        # What is under the mouse changes when the map does, not only when the mouse moves.
+        doc.terrainChanged.connect(self._refresh_hover)
+        doc.sectionsChanged.connect(self._refresh_hover)
+        doc.levelsChanged.connect(self._refresh_hover)
         # Bound methods, not lambdas: Qt drops the connection when the window goes, the document may outlive it.
         doc.undo_stack.indexChanged.connect(self._undo_state)
         doc.undo_stack.cleanChanged.connect(self._undo_state)
@@ -114,7 +125,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
             if view is None or view.level_scene.doc is not self.doc:
                 view = MapView(LevelScene(self.doc, level_id), lambda: self.tool)
                 view.squareHovered.connect(self._hovered)
-                view.zoomChanged.connect(lambda _z: self._hovered(*self._last_hover))
+                view.zoomChanged.connect(self._refresh_hover)
             view.level_scene.set_show_below(self.show_below)
             view.level_scene.set_show_grid(self.show_grid)
             self.views[level_id] = view
@@ -169,14 +180,25 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         if level is not None and hasattr(self, "tools_panel"):
             self.tools_panel.set_level(level)
         self._selection_changed()
+        if level is not None and level != self._last_hover[0]:
+            # The square shown was on the level just left: name the new level until the mouse is over it.
+            self._hovered(level, None, None)
 
-    _last_hover: tuple[str, int, int] = ("", 0, 0)
+    _last_hover: tuple[str, int | None, int | None] = ("", None, None)
 
-    def _hovered(self, level: str, x: int, y: int) -> None:
+    def _refresh_hover(self, *_args: object) -> None:
+        if self._last_hover[0]:
+            self._hovered(*self._last_hover)
+
+    def _hovered(self, level: str, x: int | None, y: int | None) -> None:
         self._last_hover = (level, x, y)
         lv = self.doc.mission.level(level)
         view = self.views.get(level)
         if lv is None or view is None:
+            return
+        zoom = f"zoom {view.zoom() * 100:.0f}%"
+        if x is None or y is None:
+            self.coords.setText(f"{lv.name or lv.id} (depth {lv.depth}) · {zoom}")
             return
         inside = 0 <= x < lv.width and 0 <= y < lv.height
         where = f"x {x}, y {y}" if inside else "outside the map"
@@ -184,8 +206,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         sec = lv.sections.get(code) if code else None
         what = "wall" if inside and not lv.is_floor(x, y) else (f"section {code} {sec.name if sec else ''}"
                                                                   if code else "floor")
-        self.coords.setText(f"{lv.name or lv.id} (depth {lv.depth}) · {where} · {what if inside else ''}"
-                            f" · zoom {view.zoom() * 100:.0f}%")
+        self.coords.setText(f"{lv.name or lv.id} (depth {lv.depth}) · {where} · {what if inside else ''} · {zoom}")
 
     def _selection_changed(self) -> None:
         for level_id, view in self.views.items():
@@ -197,7 +218,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         for view in self.views.values():
             view.level_scene.set_focus_squares(set())
         if issue.level is None or issue.level not in self.views:
-            self.statusBar().showMessage(f"{issue.rule}: {issue.message}", 6000)
+            self.show_status(f"{issue.rule}: {issue.message}", 6000)
             return
         self.show_level(issue.level)
         view = self.views[issue.level]
@@ -208,7 +229,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
             ys = [y for _, y in squares]
             self.ctx.set_selection(issue.level, QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1))
             view.zoom_to_squares(squares)
-        self.statusBar().showMessage(f"{issue.rule}: {issue.message}", 6000)
+        self.show_status(f"{issue.rule}: {issue.message}", 6000)
 
     # --- tools ----------------------------------------------------------------------------------
     def _make_tool_actions(self) -> None:
@@ -220,11 +241,42 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
             act.setShortcut(QKeySequence(tool.shortcut))
             act.setToolTip(tool.tooltip())
             act.setStatusTip(tool.tip)
+            act.setIcon(tool_icon(tool.name))
             act.triggered.connect(lambda _c=False, t=tool: self.set_tool(t))
             self.tool_group.addAction(act)
             self.tool_actions[tool.name] = act
+        # The same actions as icons in a bar beside the Tools dock (Tiled's tool bar): one click, its shortcut
+        # and tip on hover.
+        self.tool_bar = QToolBar("Tool bar", self)
+        self.tool_bar.setObjectName("Tool_bar")
+        self.tool_bar.setIconSize(QSize(24, 24))
+        self.tool_bar.setToolTip("")
+        for act in self.tool_actions.values():
+            self.tool_bar.addAction(act)
+        self.addToolBar(Qt.ToolBarArea.LeftToolBarArea, self.tool_bar)
+
+    def show_status(self, text: str, ms: int = 0) -> None:
+        """A status-bar message cut to the room left of the permanent widgets (coordinates, the lab's job), so a
+        long tool tip never runs under them; the full text is the status bar's tool tip."""
+        bar = self.statusBar()
+        text = " ".join(text.split())
+        taken = sum(w.width() + 12 for w in bar.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly)
+                    if w.isVisible() and w is not bar)
+        room = max(120, bar.width() - taken - 24)
+        bar.showMessage(bar.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, room), ms)
+        bar.setToolTip(text)
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.StatusTip and isinstance(e, QStatusTipEvent):
+            # Hovering an action shows its status tip: cut it to fit like every other message.
+            self.show_status(e.tip())
+            return True
+        return super().event(e)
 
     def set_tool(self, tool: Tool) -> None:
+        if tool is self.tool:  # picking the current tool again keeps a half-made edit (a ladder's top end)
+            self.tool_actions[tool.name].setChecked(True)
+            return
         if self.tool is not None:
             self.tool.deactivate()
             for view in self.views.values():
@@ -234,7 +286,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.tool_actions[tool.name].setChecked(True)
         for view in self.views.values():
             view.viewport().setCursor(tool.cursor)
-        self.statusBar().showMessage(f"{tool.name} ({tool.shortcut}): {tool.tip}", 5000)
+        self.show_status(f"{tool.name} ({tool.shortcut}): {tool.tip}", 5000)
 
     def tool_named(self, name: str) -> Tool:
         return next(t for t in self.tools if t.name == name)

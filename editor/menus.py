@@ -91,7 +91,7 @@ class MenuActions:
             return
         select = next(t for t in self.tools if isinstance(t, SelectTool))
         hover = self._last_hover
-        x, y = (hover[1], hover[2]) if hover[0] == level else (0, 0)
+        x, y = (hover[1], hover[2]) if hover[0] == level and hover[1] is not None else (0, 0)
         if select.hover_square and select.hover_square[0] == level:
             x, y = select.hover_square[1], select.hover_square[2]
         paste_clipboard(self.ctx, level, x, y)

@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2)
     args = p.parse_args(argv)
 
-    from PySide6.QtCore import QEventLoop, Qt, QTimer
+    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
     from editor.app import create_main_window
@@ -37,10 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     out: Path = args.outdir
     out.mkdir(parents=True, exist_ok=True)
     window = create_main_window(mission_path(args.mission))
-    dock = getattr(window, "lab_dock", None) or install_lab(window)
+    dock = getattr(window, "lab_window", None) or install_lab(window)
     window.resize(1600, 1000)
     window.show()
-    dock.show()
+    dock.open()
 
     def settle(ms: int = 300) -> None:
         """Let Qt process events for a while."""
@@ -64,8 +64,6 @@ def main(argv: list[str] | None = None) -> int:
 
     lab = dock.lab
     assert lab is not None
-    # The lab floats as its own big window for the close-ups.
-    dock.setFloating(True)
     dock.resize(1560, 960)
     dock.move(20, 20)
     lab.run_panel.games.setValue(args.games)
@@ -129,16 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     wait_job(lab)
     shot(dock, "lab_sweep.png")
 
-    # Back in the main window: the lab docked below the map, the heatmap painted on the editor's own map.
+    # Back in the main window: the heatmap painted on the editor's own map.
     lab.run = run
     lab.show_run(run)
     lab.replay.clear_tokens()
-    dock.setFloating(False)
+    dock.hide()
     lab.tabs.setCurrentWidget(lab.map_tab)
     lab.side_tabs.setCurrentWidget(lab.heatmaps)
     lab.heatmaps.set_kind("marine_deaths")
     window.show_level(hottest)
-    window.resizeDocks([dock], [430], Qt.Orientation.Vertical)
     shot(window, "editor_with_lab.png")
     lab.shutdown()
     window.doc.undo_stack.setClean()

@@ -122,6 +122,8 @@ class ChartsView(QWidget):
             self.casualty_bars[side].set_data(values + shift, n.astype(float), [SIDE_COLOURS[side]], width=0.4)
         most = max((float(v.max()) for v, _ in cas.values() if len(v)), default=1.0)
         integer_ticks(self.p_casualties.getAxis("bottom"), most)
+        # Whole bars in view, and a sensible span when every game lost nothing (all bars at 0).
+        self.p_casualties.setXRange(-0.6, max(1.0, most) + 0.6, padding=0)
         self.data["casualties"] = cas
 
         ms = cd.marine_survival(stats)

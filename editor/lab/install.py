@@ -1,26 +1,36 @@
-"""Putting the lab into the editor's main window: a dock, a menu, and following the window's document."""
+"""Putting the lab into the editor: its own window, a Lab menu, a progress line in the editor's status bar,
+and following the editor's document.
+
+The lab gets a window of its own rather than a dock: its charts, map and tables need more room than a strip of
+the editor can give, and the editor's map stays in full view beside it (heatmaps and replays are mirrored onto
+it). While a job runs, the editor's status bar shows its progress, time left and a Cancel button, whether the
+lab window is open, hidden or behind another window.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton, QSizePolicy, QWidget
 
+from editor import settings
 from editor.document import MissionDocument
 from editor.lab.lab_widget import LabWidget
 
 
-class LabDock(QDockWidget):
-    """The balance lab dock; it rebuilds its LabWidget when the window shows another document."""
+class LabWindow(QMainWindow):
+    """The balance lab window; it rebuilds its LabWidget when the editor shows another document."""
 
     def __init__(self, window: QMainWindow) -> None:
-        super().__init__("Balance lab", window)
+        super().__init__(window, Qt.WindowType.Window)
         self.setObjectName("Balance_lab")
+        self.setWindowTitle("Balance lab — hulkforge")
         self.setToolTip("Run simulated batches of this mission: charts, heatmaps, compare, sweep, replay")
         self.window_ = window
         self.lab: LabWidget | None = None
+        self.resize(1400, 900)
         self.set_document(window.doc)  # type: ignore[attr-defined]
 
     def set_document(self, doc: MissionDocument) -> None:
@@ -34,47 +44,103 @@ class LabDock(QDockWidget):
         scene = getattr(self.window_, "scene", None)
         if callable(scene):
             self.lab.lab_map.mirrors.append(scene)
-        self.setWidget(self.lab)
-        if old is not None:
-            old.deleteLater()
+        self.setCentralWidget(self.lab)  # deletes the previous lab widget
+        self.setWindowTitle(f"Balance lab — {doc.display_name()} — hulkforge")
+        status = getattr(self.window_, "lab_status", None)
+        if isinstance(status, LabStatus):
+            status.follow(self.lab)
+
+    def open(self) -> None:
+        """Show the window in front."""
+        self.show()
+        self.raise_()
+        self.activateWindow()
 
     def run_now(self) -> None:
         """Show the lab and start the batch of its form (menu Lab > Run batch, F5)."""
-        self.show()
+        self.open()
         if self.lab is not None:
             self.lab.start_batch()
 
+    def closeEvent(self, event: QCloseEvent) -> None:
+        # Closing only hides it: a batch goes on, its progress stays in the editor's status bar.
+        settings.settings().setValue("lab/geometry", self.saveGeometry())
+        event.accept()
 
-def install(window: Any) -> LabDock:
-    """Add the lab dock (bottom, hidden until asked for) and a Lab menu; follow window.set_document.
 
-    Installing twice (editor.app and a hook in the window both asking) returns the first dock.
+class LabStatus(QWidget):
+    """The lab's job in the editor's status bar: what runs, a bar, the time left and Cancel (hidden when idle)."""
+
+    def __init__(self, open_lab: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.lab: LabWidget | None = None
+        self.text = QPushButton("")
+        self.text.setFlat(True)
+        self.text.setToolTip("The balance lab's job: click to show the lab")
+        self.text.clicked.connect(open_lab)
+        self.bar = QProgressBar()
+        self.bar.setMaximumWidth(160)
+        self.bar.setMaximumHeight(16)
+        self.bar.setTextVisible(False)
+        self.cancel = QPushButton("Cancel")
+        self.cancel.setToolTip("Stop the lab's job (finished games are kept)")
+        self.cancel.clicked.connect(lambda: self.lab.cancel() if self.lab is not None else None)
+        for w in (self.text, self.cancel):
+            w.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 6, 0)
+        lay.addWidget(QLabel("Lab:"))
+        lay.addWidget(self.text)
+        lay.addWidget(self.bar)
+        lay.addWidget(self.cancel)
+        self.hide()
+
+    def follow(self, lab: LabWidget) -> None:
+        self.lab = lab
+        lab.progressChanged.connect(self.show_progress)
+        lab.jobFinished.connect(lambda _kind: self.hide())
+        self.hide()
+
+    def show_progress(self, done: int, total: int, text: str) -> None:
+        self.bar.setRange(0, max(1, total))
+        self.bar.setValue(done)
+        self.text.setText(text)
+        self.show()
+
+
+def install(window: Any) -> LabWindow:
+    """Add the lab window (hidden until asked for), its status-bar line and a Lab menu; follow set_document.
+
+    Installing twice (editor.app and a hook in the window both asking) returns the first window.
     """
-    existing = getattr(window, "lab_dock", None)
-    if isinstance(existing, LabDock):
+    existing = getattr(window, "lab_window", None)
+    if isinstance(existing, LabWindow):
         return existing
-    dock = LabDock(window)
-    window.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-    dock.hide()
+    status = LabStatus(lambda: lab_window.open())
+    window.lab_status = status
+    window.statusBar().addPermanentWidget(status)
+    lab_window = LabWindow(window)
+    geometry = settings.settings().value("lab/geometry")
+    if geometry is not None:
+        lab_window.restoreGeometry(geometry)  # type: ignore[arg-type]
     menu = window.menuBar().addMenu("&Lab")
-    act = dock.toggleViewAction()
-    act.setText("&Balance lab")
+    act = menu.addAction("&Balance lab")
     act.setShortcut(QKeySequence("Ctrl+L"))
     act.setToolTip("Show the balance lab: simulate batches of this mission")
-    menu.addAction(act)
+    act.triggered.connect(lambda _c=False: lab_window.open())
     run = menu.addAction("&Run batch")
     run.setShortcut(QKeySequence("F5"))
-    run.triggered.connect(lambda _c=False: dock.run_now())
+    run.triggered.connect(lambda _c=False: lab_window.run_now())
     cancel = menu.addAction("&Cancel batch")
-    cancel.triggered.connect(lambda _c=False: dock.lab.cancel() if dock.lab else None)
+    cancel.triggered.connect(lambda _c=False: lab_window.lab.cancel() if lab_window.lab else None)
     original = getattr(window, "set_document", None)
     if callable(original):
         def set_document(doc: MissionDocument) -> None:
             """Follow the window to another document."""
             original(doc)
-            dock.set_document(doc)
+            lab_window.set_document(doc)
 
         # An instance attribute shadows the method, so New/Open (self.set_document) reach the lab too.
         window.set_document = set_document
-    window.lab_dock = dock
-    return dock
+    window.lab_window = lab_window
+    return lab_window

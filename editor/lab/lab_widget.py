@@ -45,6 +45,7 @@ class LabWidget(LabFiles, QWidget):
     """Everything of the lab in one widget (the dock holds it; tests drive it directly)."""
 
     jobFinished = Signal(str)  # kind: "batch", "compare" or "sweep"
+    progressChanged = Signal(int, int, str)  # games done, games in the job, one line (rate, time left)
 
     def __init__(self, doc: MissionDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -98,15 +99,16 @@ class LabWidget(LabFiles, QWidget):
         scroll = QScrollArea()
         scroll.setWidget(self.run_panel)
         scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(290)
+        scroll.setMinimumWidth(360)
         split = QSplitter()
         split.addWidget(scroll)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
-        split.setSizes([320, 1000])
+        split.setSizes([400, 1000])
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
-        lay.addWidget(split)
+        lay.addWidget(self.run_panel.bar)  # Run, Cancel, progress and time left: always in view
+        lay.addWidget(split, 1)
 
         self.run_panel.runRequested.connect(self.start_batch)
         self.run_panel.cancelRequested.connect(self.cancel)
@@ -123,6 +125,10 @@ class LabWidget(LabFiles, QWidget):
         if app is not None:
             app.aboutToQuit.connect(self.shutdown)
         _LIVE.add(self)
+
+    def add_page(self, widget: QWidget, title: str) -> int:
+        """Add a page beside Charts, Map, Compare and Sweep (a new kind of study); returns its tab index."""
+        return self.tabs.addTab(widget, title)
 
     # --- specs -----------------------------------------------------------------------------------
     def make_spec(self, settings: dict[str, Any] | None = None, mission_doc: dict[str, Any] | None = None,
@@ -174,6 +180,7 @@ class LabWidget(LabFiles, QWidget):
         self.run_panel.progress.setRange(0, max(1, sum(s.games for s in specs)))
         self.run_panel.progress.setValue(0)
         self.run_panel.show_message(f"Starting {len(specs)} batch(es) on {workers} {backend} worker(s)…")
+        self.progressChanged.emit(0, sum(s.games for s in specs), self.run_panel.status.text())
         self._timer.start()
         job.start()
         return True
@@ -283,6 +290,8 @@ class LabWidget(LabFiles, QWidget):
         if current is not None:
             prefix = f"{current.label}: " if len(runs) > 1 else ""
             self.run_panel.show_message(prefix + current.state_text() + self._job_eta(runs))
+        if self.job is not None:
+            self.progressChanged.emit(done, sum(r.spec.games for r in runs), self.run_panel.status.text())
         if self.job_kind == "batch" and self.run is not None:
             self.show_run(self.run, listing=not self.run.running)
         elif self.job_kind == "compare":

@@ -54,9 +54,13 @@ class OverridesTable(QTableWidget):
         self.setHorizontalHeaderLabels(["Setting", "Mission", "Override"])
         self.verticalHeader().setVisible(False)
         h = self.horizontalHeader()
+        # Only the names size to their contents: the mission's values (long JSON lists) get a fixed column with
+        # the full value as a tool tip, so the Override column always keeps room for its header and a value.
+        h.setMinimumSectionSize(90)
         h.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        h.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        h.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         h.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.setColumnWidth(1, 110)
         self.setAlternatingRowColors(True)
         names = setting_names()
         self.setRowCount(len(names))
@@ -90,6 +94,7 @@ class OverridesTable(QTableWidget):
             name = cell(self, row, 0).text()
             value = resolved.get(name) if name in DEFAULTS else current.get(name, "")
             cell(self, row, 1).setText(show_value(value))
+            cell(self, row, 1).setToolTip(show_value(value))
 
     def set_override(self, name: str, value: Any) -> None:
         """Type a value into the override column (tests and saved sessions)."""

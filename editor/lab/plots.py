@@ -27,6 +27,8 @@ def style_plot(plot: pg.PlotItem, title: str, x_label: str = "", y_label: str = 
         axis.setPen(pg.mkPen(FOREGROUND))
         axis.setTextPen(pg.mkPen(FOREGROUND))
         axis.setStyle(tickFont=font)
+        # Counts, turns and shares need no SI scale: a chart of zeros got a "models lost (x0.001)" axis.
+        axis.enableAutoSIPrefix(False)
     if x_label:
         plot.setLabel("bottom", x_label, color=FOREGROUND)
     if y_label:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,6 +26,19 @@ from editor.lab.runs import LabRun
 
 PLAY_MS = 350
 MAX_LISTED_GAMES = 2000
+_ESCAPED = re.compile(r"^(only )?(\d+) Marines? escaped$")
+
+
+def reason_text(reason: str) -> str:
+    """A game's end as a person would say it: the engine's records keep their fixed wording ("only 0 Marines
+    escaped", "1 Marines escaped"), the list reads "no Marine escaped", "1 Marine escaped"."""
+    m = _ESCAPED.match(reason)
+    if m is None:
+        return reason
+    n = int(m.group(2))
+    if n == 0:
+        return "no Marine escaped"
+    return f"{m.group(1) or ''}{n} Marine{'s' if n > 1 else ''} escaped"
 
 
 class ReplayPanel(QWidget):
@@ -115,7 +130,8 @@ class ReplayPanel(QWidget):
         self.run = run
         self.games.setRowCount(start + len(rows))
         for i, r in enumerate(rows, start):
-            for col, text in enumerate((str(r.index), r.winner or "failed", str(r.turns), r.reason or r.error or "")):
+            end = reason_text(r.reason) if r.reason else (r.error or "")
+            for col, text in enumerate((str(r.index), r.winner or "failed", str(r.turns), end)):
                 self.games.setItem(i, col, QTableWidgetItem(text))
         self._listed = len(run.rows) if live else 0
         if rows and (not live or start == 0):

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
 )
 
 from editor.lab.options_table import OverridesTable
-from editor.lab.runs import LabRun
 from engine.ai import SIDES, default_policy, policy_names
 from engine.sim import default_workers
 
@@ -89,15 +88,22 @@ class RunPanel(QWidget):
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.progress.setFormat("%v / %m games")
+        self.progress.setMinimumWidth(220)
         self.status = QLabel("Ready.")
+        self.status.setToolTip("Games done, games per second and the time left")
         self.status.setWordWrap(True)
+        # Run, Cancel, the bar and the time left live in `bar`, which the lab pins above its scrolling form and
+        # charts: they must stay in view whatever the window's height.
+        self.bar = QWidget()
+        bar = QHBoxLayout(self.bar)
+        bar.setContentsMargins(4, 2, 4, 2)
+        bar.addLayout(buttons)
+        bar.addWidget(self.progress)
+        bar.addWidget(self.status, 1)
 
         lay = QVBoxLayout(self)
         lay.addLayout(form)
         lay.addWidget(over_box, 1)
-        lay.addLayout(buttons)
-        lay.addWidget(self.progress)
-        lay.addWidget(self.status)
 
     def form(self) -> dict[str, Any]:
         """What the user chose, as plain values."""
@@ -115,12 +121,6 @@ class RunPanel(QWidget):
         """Lock the form while a batch runs; Cancel is live only then."""
         self.run_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
-
-    def show_progress(self, run: LabRun) -> None:
-        """Bar, games per second and the time left."""
-        self.progress.setRange(0, max(1, run.spec.games))
-        self.progress.setValue(run.done)
-        self.status.setText(run.state_text())
 
     def show_message(self, text: str, error: bool = False) -> None:
         """A status line (red for errors)."""

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QGraphicsScene
 from editor import palette
 from editor.document import MissionDocument
 from editor.scene.feature_item import FeatureItem
-from editor.scene.marks import HeatmapItem, IssueMarksItem, PreviewItem, SelectionItem, TokensItem
+from editor.scene.marks import AnchorItem, HeatmapItem, IssueMarksItem, PreviewItem, SelectionItem, TokensItem
 from editor.scene.overlay import ColourScale, GameMarksItem, Mark, Token, colour_function
 from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem, occupied, section_label_squares
 from engine.mission import Issue
@@ -30,10 +30,11 @@ class LevelScene(QGraphicsScene):
         self.issue_marks = IssueMarksItem()
         self.selection = SelectionItem()
         self.preview = PreviewItem()
+        self.anchor = AnchorItem()
         self.tokens = TokensItem()
         self.game_marks = GameMarksItem()
         for item in (self.terrain, self.ghost, self.features, self.names, self.heatmap, self.issue_marks,
-                     self.selection, self.preview, self.tokens, self.game_marks):
+                     self.selection, self.preview, self.anchor, self.tokens, self.game_marks):
             self.addItem(item)
         self.focus_squares: set[tuple[int, int]] = set()
         self._labels: dict[str, tuple[float, float]] = {}
@@ -63,7 +64,8 @@ class LevelScene(QGraphicsScene):
 
     def _check_labels(self) -> None:
         lv = self.doc.mission.level(self.level_id)
-        labels = section_label_squares(lv, occupied(self.doc, self.level_id)) if lv is not None else {}
+        avoid = occupied(self.doc, self.level_id) | self.names.tokens
+        labels = section_label_squares(lv, avoid) if lv is not None else {}
         if labels != self._labels:  # a name moved: its old place must be repainted too
             self._labels = labels
             self.names.update()
@@ -86,12 +88,7 @@ class LevelScene(QGraphicsScene):
         return [i for i in self.doc.issues if i.level == self.level_id and i.squares]
 
     def refresh_issues(self) -> None:
-        marks: dict[tuple[int, int], str] = {}
-        for issue in self.level_issues():
-            for sq in issue.squares:
-                if marks.get(sq) != "error":
-                    marks[sq] = issue.severity
-        self.issue_marks.set_marks(marks, self.focus_squares)
+        self.issue_marks.set_issues([(i.severity, i.squares) for i in self.level_issues()], self.focus_squares)
 
     def set_focus_squares(self, squares: set[tuple[int, int]]) -> None:
         """Squares of the issue the designer clicked in the validation dock."""
@@ -109,6 +106,10 @@ class LevelScene(QGraphicsScene):
     def set_selection(self, rect: QRect | None) -> None:
         self.selection.set_rect(rect)
 
+    def set_anchor(self, square: tuple[int, int] | None, text: str = "") -> None:
+        """Mark where the first end of a two-click feature went (None removes the mark)."""
+        self.anchor.set_anchor(square, text)
+
     def set_preview(self, squares: list[tuple[int, int]], ok: bool = True, reason: str = "") -> None:
         self.preview.set_preview(squares, ok, reason)
 
@@ -125,6 +126,7 @@ class LevelScene(QGraphicsScene):
     def set_tokens(self, tokens: list[Token]) -> None:
         """Draw models (marine / genestealer / blip) over the map, replacing the previous ones."""
         self.tokens.set_tokens(tokens)
+        self.names.set_tokens(frozenset((t.x, t.y) for t in tokens))
 
     def set_game_marks(self, marks: list[Mark]) -> None:
         """Draw one game's counters, door states and fire over the mission's features, replacing the previous."""

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+import numpy as np
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from editor import palette
 from editor.document import MissionDocument
+from editor.scene.grid_arrays import WALL_CODE, argb, boundary_lines, codes_array, image_from
 from engine.mission.model import WALL, Level
 
 S = 32.0  # scene units per square
+MIN_GRID_PX = 5.0  # below this many screen pixels per square the grid would only grey the map
 
 
-def section_colours(level: Level) -> dict[str, QColor]:
+def section_colours(level: Level, codes_grid: np.ndarray | None = None) -> dict[str, QColor]:
     """A tint per section code; codes are ordered so a file always paints the same way."""
-    codes = sorted({c for row in level.rows for c in row if c not in (WALL, ".")} | set(level.sections))
+    painted = set("".join(level.rows)) if codes_grid is None else {chr(c) for c in np.unique(codes_grid)}
+    codes = sorted((painted - {WALL, "."}) | set(level.sections))
     return {c: QColor(palette.SECTION_TINTS[i % len(palette.SECTION_TINTS)]) for i, c in enumerate(codes)}
 
 
@@ -23,17 +27,18 @@ def section_label_squares(level: Level, avoid: frozenset[tuple[int, int]] = froz
                           ) -> dict[str, tuple[float, float]]:
     """Where to write each section's name: the section square nearest the section's centre of mass,
     preferring squares without a feature (`avoid`) so a name does not cover a counter."""
-    cells: dict[str, list[tuple[int, int]]] = {}
-    for y, row in enumerate(level.rows):
-        for x, c in enumerate(row):
-            if c not in (WALL, "."):
-                cells.setdefault(c, []).append((x, y))
+    codes = codes_array(level.rows, level.width)
+    blocked = np.zeros(codes.shape, dtype=bool)
+    for x, y in avoid:
+        if 0 <= y < codes.shape[0] and 0 <= x < codes.shape[1]:
+            blocked[y, x] = True
     out: dict[str, tuple[float, float]] = {}
-    for code, sq in cells.items():
-        mx = sum(x for x, _ in sq) / len(sq)
-        my = sum(y for _, y in sq) / len(sq)
-        bx, by = min(sq, key=lambda p: ((p in avoid) * 1e6 + (p[0] - mx) ** 2 + (p[1] - my) ** 2))
-        out[code] = (bx, by)
+    present = [int(c) for c in np.unique(codes) if c not in (WALL_CODE, ord("."))]
+    for c in present:
+        ys, xs = np.nonzero(codes == c)
+        cost = (xs - xs.mean()) ** 2 + (ys - ys.mean()) ** 2 + blocked[ys, xs] * 1e6
+        best = int(np.argmin(cost))
+        out[chr(c)] = (int(xs[best]), int(ys[best]))
     return out
 
 
@@ -49,14 +54,22 @@ def occupied(doc: MissionDocument, level_id: str) -> frozenset[tuple[int, int]]:
 
 
 class TerrainItem(QGraphicsItem):
-    """Only draws: reads the level from the document at paint time."""
+    """Only draws: reads the level from the document, as one picture per revision.
+
+    The squares are an image of one pixel per square scaled up without smoothing, the grid is one line per
+    row and column, and the section borders are merged runs computed with numpy: a paint costs the same few
+    calls on a 200x200 map as on a 20x20 one, whatever the zoom or the exposed area.
+    """
 
     def __init__(self, doc: MissionDocument, level_id: str) -> None:
         super().__init__()
         self.doc, self.level_id = doc, level_id
         self.show_grid = True
         self._cache_rev = -1
-        self._colours: dict[str, QColor] = {}
+        self._cache_level: Level | None = None
+        self._image = QImage()
+        self._walls = QImage()
+        self._edges: list[QLineF] = []
         self.setZValue(0)
         # Without this flag exposedRect is the whole item and one painted square repaints the map.
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
@@ -71,13 +84,23 @@ class TerrainItem(QGraphicsItem):
         return QRectF(0, 0, lv.width * S, lv.height * S)
 
     def _refresh_cache(self, lv: Level) -> None:
-        if self._cache_rev != self.doc.revision:
-            self._colours = section_colours(lv)
-            self._cache_rev = self.doc.revision
+        if self._cache_rev == self.doc.revision and self._cache_level is lv:
+            return
+        codes = codes_array(lv.rows, lv.width)
+        lut = np.full(256, argb(palette.FLOOR), dtype=np.uint32)
+        for code, colour in section_colours(lv, codes).items():
+            lut[ord(code) & 0xFF] = argb(colour)
+        lut[WALL_CODE] = argb(palette.WALL)
+        self._image = image_from(lut[codes])
+        # Walls again, alone: painted over the grid so grid lines show on floor only.
+        walls = np.where(codes == WALL_CODE, np.uint32(argb(palette.WALL)), np.uint32(0))
+        self._walls = image_from(walls)
+        self._edges = boundary_lines(codes, S, skip=WALL_CODE)
+        self._cache_rev, self._cache_level = self.doc.revision, lv
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lv = self.level()
-        if lv is None:
+        if lv is None or lv.width == 0:
             return
         self._refresh_cache(lv)
         exposed = option.exposedRect if option.exposedRect.isValid() else self.boundingRect()
@@ -85,46 +108,28 @@ class TerrainItem(QGraphicsItem):
         y0 = max(0, int(exposed.top() // S))
         x1 = min(lv.width, int(exposed.right() // S) + 1)
         y1 = min(lv.height, int(exposed.bottom() // S) + 1)
-        wall, floor = QColor(palette.WALL), QColor(palette.FLOOR)
-        rows = [row.ljust(x1, WALL) for row in lv.rows]  # ragged rows read as wall past their end
-        p.setPen(Qt.PenStyle.NoPen)
-        for y in range(y0, y1):
-            row = rows[y]
-            for x in range(x0, x1):
-                c = row[x]
-                p.setBrush(wall if c == WALL else self._colours.get(c, floor))
-                p.drawRect(QRectF(x * S, y * S, S, S))
-        if self.show_grid:
+        if x1 <= x0 or y1 <= y0:
+            return
+        target = QRectF(x0 * S, y0 * S, (x1 - x0) * S, (y1 - y0) * S)
+        source = QRectF(x0, y0, x1 - x0, y1 - y0)
+        p.save()
+        # Nearest-pixel scaling keeps squares crisp; antialiasing would blur the seams between them.
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        p.drawImage(target, self._image, source)
+        square_px = S * QStyleOptionGraphicsItem.levelOfDetailFromTransform(p.worldTransform())
+        if self.show_grid and square_px >= MIN_GRID_PX:
             p.setPen(QPen(QColor(palette.GRID_LINE), 0))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            for y in range(y0, y1):
-                row = rows[y]
-                for x in range(x0, x1):
-                    if row[x] != WALL:
-                        p.drawRect(QRectF(x * S, y * S, S, S))
+            # Inner lines only: the map's outer edge is a section border (floor) or not drawn (wall).
+            p.drawLines([QLineF(x * S, y0 * S, x * S, y1 * S) for x in range(max(x0, 1), min(x1, lv.width - 1) + 1)]
+                        + [QLineF(x0 * S, y * S, x1 * S, y * S) for y in range(max(y0, 1), min(y1, lv.height - 1) + 1)])
+            p.drawImage(target, self._walls, source)
+        p.restore()
         # Heavy borders where the section changes: the flamer and psychic storm hit whole sections.
         edge = QPen(QColor(palette.SECTION_EDGE), 3)
         edge.setCapStyle(Qt.PenCapStyle.FlatCap)
         p.setPen(edge)
-        h = len(rows)
-
-        def at(x: int, y: int) -> str:
-            return rows[y][x] if 0 <= y < h and 0 <= x < len(rows[y]) else WALL
-
-        for y in range(y0, y1):
-            row = rows[y]
-            for x in range(x0, x1):
-                c = row[x]
-                if c == WALL:
-                    continue
-                if at(x + 1, y) != c:
-                    p.drawLine(QPointF((x + 1) * S, y * S), QPointF((x + 1) * S, (y + 1) * S))
-                if at(x - 1, y) != c:
-                    p.drawLine(QPointF(x * S, y * S), QPointF(x * S, (y + 1) * S))
-                if at(x, y + 1) != c:
-                    p.drawLine(QPointF(x * S, (y + 1) * S), QPointF((x + 1) * S, (y + 1) * S))
-                if at(x, y - 1) != c:
-                    p.drawLine(QPointF(x * S, y * S), QPointF((x + 1) * S, y * S))
+        p.drawLines(self._edges)
 
 
 class SectionNamesItem(QGraphicsItem):
@@ -135,7 +140,9 @@ class SectionNamesItem(QGraphicsItem):
         self.doc, self.level_id = doc, level_id
         self._cache_rev = -1
         self._labels: dict[str, tuple[float, float]] = {}
-        self.setZValue(15)
+        self.tokens: frozenset[tuple[int, int]] = frozenset()
+        # Above the replay's tokens too, which also steer the names off their squares (set_tokens).
+        self.setZValue(61)
 
     def boundingRect(self) -> QRectF:
         lv = self.doc.mission.level(self.level_id)
@@ -146,9 +153,16 @@ class SectionNamesItem(QGraphicsItem):
         if lv is None:
             return
         if self._cache_rev != self.doc.revision:
-            self._labels = section_label_squares(lv, occupied(self.doc, self.level_id))
+            self._labels = section_label_squares(lv, occupied(self.doc, self.level_id) | self.tokens)
             self._cache_rev = self.doc.revision
         self._paint_names(p, lv)
+
+    def set_tokens(self, squares: frozenset[tuple[int, int]]) -> None:
+        """Squares models stand on (a replay): names move off them when the section has room elsewhere."""
+        if squares != self.tokens:
+            self.tokens = squares
+            self._cache_rev = -1
+            self.update()
 
     def _paint_names(self, p: QPainter, lv: Level) -> None:
         font = QFont()
@@ -180,6 +194,8 @@ class GhostBelowItem(QGraphicsItem):
     def __init__(self, doc: MissionDocument, level_id: str) -> None:
         super().__init__()
         self.doc, self.level_id = doc, level_id
+        self._cache: tuple[int, Level | None] = (-1, None)
+        self._image = QImage()
         self.setZValue(5)
         self.setVisible(False)
 
@@ -191,13 +207,16 @@ class GhostBelowItem(QGraphicsItem):
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         below = self.doc.mission.level_below(self.level_id)
-        if below is None:
+        if below is None or below.width == 0:
             return
-        colour = QColor(palette.GHOST_BELOW)
-        colour.setAlpha(70)
-        p.setPen(Qt.PenStyle.NoPen)
-        p.setBrush(colour)
-        for y, row in enumerate(below.rows):
-            for x, c in enumerate(row):
-                if c != WALL:
-                    p.drawRect(QRectF(x * S + S * 0.3, y * S + S * 0.3, S * 0.4, S * 0.4))
+        if self._cache != (self.doc.revision, below):
+            # Three pixels per square, only the middle one set: scaled up, a small dot in each floor square.
+            codes = codes_array(below.rows, below.width)
+            dots = np.zeros((codes.shape[0] * 3, codes.shape[1] * 3), dtype=np.uint32)
+            dots[1::3, 1::3] = np.where(codes != WALL_CODE, np.uint32(argb(palette.GHOST_BELOW, 70)), np.uint32(0))
+            self._image = image_from(dots)
+            self._cache = (self.doc.revision, below)
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        p.drawImage(QRectF(0, 0, below.width * S, below.height * S), self._image)
+        p.restore()

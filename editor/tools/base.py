@@ -53,6 +53,7 @@ class ToolContext:
         self.show_level: Callable[[str], None] = lambda level: None
         self.message: Callable[[str], None] = lambda text: None
         self.selection_changed: Callable[[], None] = lambda: None
+        self.scene_of: Callable[[str], LevelScene | None] = lambda level: None
         self._base_rev = -1
         self._base: set[Issue] = set()
         self._hypo: dict[tuple[str, str], list[Issue]] = {}

@@ -40,7 +40,7 @@ class LadderTool(Tool):
             above = m.level_above(scene.level_id)
             if above is not None and above.id == self.pending.level:
                 ladder = Ladder(next_id(m, "ladders", "LAD"), self.pending, Square(scene.level_id, x, y))
-                self.pending = None
+                self._set_pending(None)
                 self.ctx.push(AddFeatureCommand(self.doc, "ladders", ladder))
                 self.ctx.show_level(ladder.top.level)
                 self.ctx.message(f"ladder {ladder.id} placed")
@@ -53,9 +53,24 @@ class LadderTool(Tool):
             self.ctx.push(AddFeatureCommand(self.doc, "ladders", Ladder(next_id(m, "ladders", "LAD"), top,
                                                                          Square(below.id, x, y))))
             return
-        self.pending = top
+        self._set_pending(top)
         self.ctx.message(f"ladder top at {x},{y}: now click the bottom end on {below.id} (Esc cancels)")
         self.ctx.show_level(below.id)
+
+    def _set_pending(self, top: Square | None) -> None:
+        """Remember the top end, and mark it on the level below where the bottom end is to be clicked."""
+        old = self.pending
+        self.pending = top
+        if old is not None:
+            below = self.doc.mission.level_below(old.level)
+            scene = self.ctx.scene_of(below.id) if below is not None else None
+            if scene is not None:
+                scene.set_anchor(None)
+        if top is not None:
+            below = self.doc.mission.level_below(top.level)
+            scene = self.ctx.scene_of(below.id) if below is not None else None
+            if scene is not None:
+                scene.set_anchor((top.x, top.y), "top")
 
     def hover(self, scene: LevelScene, x: int, y: int) -> None:
         m = self.doc.mission
@@ -72,8 +87,11 @@ class LadderTool(Tool):
             self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
 
     def cancel(self) -> None:
-        self.pending = None
+        self._set_pending(None)
         self.ctx.message("ladder cancelled")
+
+    def deactivate(self) -> None:
+        self._set_pending(None)
 
 
 class ZoneTool(Tool):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -39,19 +40,41 @@ def line_squares(x0: int, y0: int, x1: int, y1: int) -> list[tuple[int, int]]:
 
 def flood(level_rows: list[str], x: int, y: int) -> set[tuple[int, int]]:
     """Orthogonally connected squares holding the same character as (x, y)."""
+    return {(sx, ry) for ry, a, b in flood_runs(level_rows, x, y) for sx in range(a, b)}
+
+
+def flood_runs(level_rows: list[str], x: int, y: int) -> list[tuple[int, int, int]]:
+    """The area `flood` finds, as (row, first column, end column) runs.
+
+    Searches whole runs of the character along each row (found by the regex engine), not single squares, so
+    filling most of a 200x200 map visits a few hundred runs instead of 40,000 squares.
+    """
     h = len(level_rows)
     if not (0 <= y < h and 0 <= x < len(level_rows[y])):
-        return set()
+        return []
     target = level_rows[y][x]
-    seen = {(x, y)}
-    todo = [(x, y)]
+    pattern = re.compile(re.escape(target) + "+")
+    runs: dict[int, list[tuple[int, int]]] = {}
+
+    def row_runs(ry: int) -> list[tuple[int, int]]:
+        found = runs.get(ry)
+        if found is None:
+            found = runs[ry] = [m.span() for m in pattern.finditer(level_rows[ry])]
+        return found
+
+    start = next(r for r in row_runs(y) if r[0] <= x < r[1])
+    seen = {(y, start)}
+    todo = [(y, start)]
     while todo:
-        cx, cy = todo.pop()
-        for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-            if (nx, ny) not in seen and 0 <= ny < h and 0 <= nx < len(level_rows[ny]) and level_rows[ny][nx] == target:
-                seen.add((nx, ny))
-                todo.append((nx, ny))
-    return seen
+        ry, (a, b) = todo.pop()
+        for ny in (ry - 1, ry + 1):
+            if not 0 <= ny < h:
+                continue
+            for run in row_runs(ny):
+                if run[0] < b and run[1] > a and (ny, run) not in seen:  # shares at least one column
+                    seen.add((ny, run))
+                    todo.append((ny, run))
+    return [(ry, a, b) for ry, (a, b) in seen]
 
 
 class BrushTool(Tool):
@@ -176,8 +199,8 @@ class FillTool(Tool):
 
     def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
         char = WALL if button == Qt.MouseButton.RightButton else self.ctx.options.section
-        area = flood(self.doc.level(scene.level_id).rows, x, y)
-        cmd = PaintTerrainCommand(self.doc, scene.level_id, dict.fromkeys(area, char), text="Flood fill")
+        runs = [(ry, a, b, char) for ry, a, b in flood_runs(self.doc.level(scene.level_id).rows, x, y)]
+        cmd = PaintTerrainCommand(self.doc, scene.level_id, {}, runs=runs, text="Flood fill")
         if cmd.changes_anything():
             self.ctx.push(cmd)
 
@@ -196,9 +219,9 @@ class SectionTool(BrushTool):
             lv = self.doc.level(scene.level_id)
             if lv.cell(x, y) == WALL:
                 return
-            area = flood(lv.rows, x, y)
-            cmd = PaintTerrainCommand(self.doc, scene.level_id, dict.fromkeys(area, self.char_for(button)),
-                                      text="Assign section")
+            char = self.char_for(button)
+            runs = [(ry, a, b, char) for ry, a, b in flood_runs(lv.rows, x, y)]
+            cmd = PaintTerrainCommand(self.doc, scene.level_id, {}, runs=runs, text="Assign section")
             if cmd.changes_anything():
                 self.ctx.push(cmd)
             return

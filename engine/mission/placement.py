@@ -97,7 +97,7 @@ def _check_sections(lv: Level, path: str) -> Iterator[Issue]:
                 f"{path}.sections",
                 f"section {code!r} is painted on the map but not declared in the level's sections",
                 lv.id,
-                tuple(squares[:50]),
+                tuple(squares),
                 "warning",
             )
     for code in sorted(set(lv.sections) - set(used)):
@@ -110,7 +110,7 @@ def _check_sections(lv: Level, path: str) -> Iterator[Issue]:
             f"{path}.rows",
             f"{len(loose)} floor square(s) belong to no room or corridor section (the flamer hits a whole section)",
             lv.id,
-            tuple(loose[:50]),
+            tuple(loose),
             "warning",
         )
 

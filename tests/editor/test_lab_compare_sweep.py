@@ -97,7 +97,7 @@ def test_parse_values_and_time_format() -> None:
     assert format_seconds(12.4) == "12 s" and format_seconds(135) == "2 min 15 s"
 
 
-def test_install_lab_adds_a_dock_and_paints_on_the_editor_map(qtbot: Any) -> None:
+def test_install_lab_adds_a_window_and_paints_on_the_editor_map(qtbot: Any) -> None:
     from editor.lab import install_lab
     from editor.mainwindow import MainWindow
 
@@ -105,7 +105,7 @@ def test_install_lab_adds_a_dock_and_paints_on_the_editor_map(qtbot: Any) -> Non
     window = MainWindow(doc)
     qtbot.addWidget(window)
     dock = install_lab(window)
-    assert window.lab_dock is dock and dock.lab is not None and dock.lab.doc is doc
+    assert window.lab_window is dock and dock.lab is not None and dock.lab.doc is doc
     assert install_lab(window) is dock  # a second install changes nothing
     menus = [a.text() for a in window.menuBar().actions()]
     assert menus.count("&Lab") == 1

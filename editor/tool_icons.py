@@ -1,0 +1,149 @@
+"""Icons of the tools, drawn with the map's own colours so each looks like what it places."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap, QPolygonF
+
+from editor import palette
+
+SIZE = 32
+Draw = Callable[[QPainter], None]
+
+
+def _square(p: QPainter, fill: str, outline: str = palette.SECTION_EDGE) -> None:
+    p.setPen(QPen(QColor(outline), 1.5))
+    p.setBrush(QColor(fill))
+    p.drawRect(QRectF(5, 5, 22, 22))
+
+
+def _bar(fill: str) -> Draw:
+    def draw(p: QPainter) -> None:
+        _square(p, palette.FLOOR)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor(fill))
+        p.drawRect(QRectF(5, 13, 22, 6))
+    return draw
+
+
+def _arrow(fill: str) -> Draw:
+    def draw(p: QPainter) -> None:
+        p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1))
+        p.setBrush(QColor(fill))
+        p.drawPolygon(QPolygonF([QPointF(4, 16), QPointF(15, 6), QPointF(15, 12), QPointF(28, 12),
+                                 QPointF(28, 20), QPointF(15, 20), QPointF(15, 26)]))
+    return draw
+
+
+def _disc(fill: str) -> Draw:
+    def draw(p: QPainter) -> None:
+        p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1.2))
+        p.setBrush(QColor(fill))
+        p.drawEllipse(QRectF(6, 6, 20, 20))
+    return draw
+
+
+def _select(p: QPainter) -> None:
+    p.setPen(QPen(QColor(palette.SELECTION), 2, Qt.PenStyle.DashLine))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRect(QRectF(5, 5, 22, 22))
+
+
+def _brush(p: QPainter) -> None:
+    _square(p, palette.FLOOR)
+    p.setPen(QPen(QColor(palette.SECTION_EDGE), 4, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+    p.drawLine(QPointF(10, 22), QPointF(22, 10))
+
+
+def _rectangle(p: QPainter) -> None:
+    p.setPen(QPen(QColor(palette.SECTION_EDGE), 2.5))
+    p.setBrush(QColor(palette.FLOOR))
+    p.drawRect(QRectF(4, 9, 24, 15))
+
+
+def _fill(p: QPainter) -> None:
+    _square(p, palette.SECTION_TINTS[0])
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(palette.SECTION_EDGE))
+    p.drawPolygon(QPolygonF([QPointF(16, 8), QPointF(22, 17), QPointF(16, 24), QPointF(10, 17)]))
+
+
+def _crossed(fill: str, cross: str) -> Draw:
+    def draw(p: QPainter) -> None:
+        _square(p, fill)
+        p.setPen(QPen(QColor(cross), 2.5))
+        p.drawLine(QPointF(9, 9), QPointF(23, 23))
+        p.drawLine(QPointF(23, 9), QPointF(9, 23))
+    return draw
+
+
+def _section(p: QPainter) -> None:
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(palette.SECTION_TINTS[1]))
+    p.drawRect(QRectF(5, 5, 11, 22))
+    p.setBrush(QColor(palette.SECTION_TINTS[2]))
+    p.drawRect(QRectF(16, 5, 11, 22))
+    p.setPen(QPen(QColor(palette.SECTION_EDGE), 2.5))
+    p.drawLine(QPointF(16, 5), QPointF(16, 27))
+
+
+def _objective(p: QPainter) -> None:
+    p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1))
+    p.setBrush(QColor(palette.OBJECTIVE))
+    p.drawPolygon(QPolygonF([QPointF(16, 4), QPointF(28, 16), QPointF(16, 28), QPointF(4, 16)]))
+
+
+def _pitfall(p: QPainter) -> None:
+    _square(p, palette.FLOOR)
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor(palette.PITFALL))
+    p.drawEllipse(QRectF(8, 8, 16, 16))
+
+
+def _ladder(p: QPainter) -> None:
+    p.setPen(QPen(QColor(palette.LADDER), 2.5))
+    p.drawLine(QPointF(10, 4), QPointF(10, 28))
+    p.drawLine(QPointF(22, 4), QPointF(22, 28))
+    for y in (9, 16, 23):
+        p.drawLine(QPointF(10, y), QPointF(22, y))
+
+
+def _rubble(p: QPainter) -> None:
+    p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1))
+    p.setBrush(QColor(palette.RUBBLE))
+    for x, y, r in ((11, 12, 6), (21, 13, 5), (15, 21, 6), (23, 22, 4)):
+        p.drawEllipse(QPointF(x, y), r, r)
+
+
+def _zone(p: QPainter) -> None:
+    p.setPen(QPen(QColor(palette.RANDOM_ZONE), 2))
+    p.setBrush(QColor(palette.RANDOM_ZONE).lighter(150))
+    p.drawRect(QRectF(5, 5, 22, 22))
+    p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1))
+    p.drawText(QRectF(5, 5, 22, 22), Qt.AlignmentFlag.AlignCenter, "?")
+
+
+GLYPHS: dict[str, Draw] = {
+    "Select": _select, "Brush": _brush, "Rectangle": _rectangle, "Flood fill": _fill,
+    "Eraser": _crossed(palette.WALL, palette.FLOOR), "Section": _section,
+    "Door": _bar(palette.DOOR_CLOSED), "Bulkhead": _bar(palette.BULKHEAD),
+    "Entry area": _arrow(palette.ENTRY), "Exit": _arrow(palette.EXIT), "Deployment": _disc(palette.DEPLOY),
+    "Objective": _objective, "Pitfall": _pitfall, "Ladder": _ladder, "Rubble": _rubble,
+    "Chute": _crossed(palette.CHUTE, palette.ERROR), "Random zone": _zone,
+}
+
+
+def tool_icon(name: str) -> QIcon:
+    """The icon of a tool by its name (an empty icon for a tool without a glyph)."""
+    draw = GLYPHS.get(name)
+    if draw is None:
+        return QIcon()
+    pix = QPixmap(SIZE, SIZE)
+    pix.fill(Qt.GlobalColor.transparent)
+    p = QPainter(pix)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    draw(p)
+    p.end()
+    return QIcon(pix)
