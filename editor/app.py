@@ -46,6 +46,11 @@ def create_main_window(path: str | None = None, with_lab: bool = True) -> MainWi
     if error is not None:
         QTimer.singleShot(0, lambda: QMessageBox.critical(window, "Cannot open mission",
                                                           f"The mission could not be opened:\n\n{error}"))
+    else:
+        def report() -> None:
+            if window.doc is doc:  # not if another document replaced it meanwhile (recovery)
+                window.report_repair()
+        QTimer.singleShot(0, report)
     return window
 
 

@@ -193,8 +193,7 @@ class GhostBelowItem(QGraphicsItem):
         below = self.doc.mission.level_below(self.level_id)
         if below is None:
             return
-        colour = QColor(palette.GHOST_BELOW)
-        colour.setAlpha(70)
+        colour = QColor(palette.GHOST_BELOW)  # how faint: the item's opacity (Levels panel)
         p.setPen(Qt.PenStyle.NoPen)
         p.setBrush(colour)
         for y, row in enumerate(below.rows):
