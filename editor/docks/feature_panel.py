@@ -54,8 +54,8 @@ def label(kind: str, obj: Any) -> str:
     """'door D3 · upper 12,4' for the chooser and the header."""
     level, x, y = places(kind, obj)[0]
     name = "Marine" if kind == "squad" else KINDS[kind]
-    ident = describe(kind, obj).removeprefix(KINDS[kind]).strip()
-    return f"{name} {ident} · {level} {x},{y}".replace("  ", " ")
+    ident = getattr(obj, "id", None) or getattr(obj, "letter", None)
+    return f"{name} {ident} · {level} {x},{y}" if ident else f"{name} · {level} {x},{y}"
 
 
 class FeaturePanel(QWidget):

@@ -469,6 +469,8 @@ def check_random_setup(c: _Ctx) -> Iterator[Issue]:
 
 
 def check_victory(c: _Ctx) -> Iterator[Issue]:
+    # Conditions are JSON objects, read defensively: a caller that passes no `broken` set (the editor's
+    # placement preview) may hand over one that breaks the schema.
     objectives = {o.id for o in c.m.objectives}
     exits = {e.id for e in c.m.exits}
     for i, v in enumerate(c.m.victory):
@@ -478,7 +480,8 @@ def check_victory(c: _Ctx) -> Iterator[Issue]:
         kind = v.get("kind")
         if kind == "escape":
             via = v.get("via", ["exit", "chute"])
-            assert isinstance(via, list)
+            if not isinstance(via, list) or not all(isinstance(x, str) for x in via):
+                continue
             if not ((("exit" in via) and c.m.exits) or (("chute" in via) and c.m.chutes)):
                 yield Issue("VICTORY-ESCAPE", path, f"Marines escape by {' or '.join(via)}, but the mission has none")
             draw, win = v.get("draw_at"), v.get("win_at")
@@ -489,10 +492,10 @@ def check_victory(c: _Ctx) -> Iterator[Issue]:
                     "VICTORY-ESCAPE", path, f"{win} Marines must escape but the squad has {len(c.m.marines.squad)}"
                 )
         elif kind in ("objective_carried", "objective_flamed"):
-            if v.get("objective") not in objectives:
+            if not isinstance(v.get("objective"), str) or v.get("objective") not in objectives:
                 yield Issue("REF-OBJECTIVE", f"{path}.objective", f"objective {v.get('objective')!r} does not exist")
             to = v.get("to")
-            if isinstance(to, dict) and "exit" in to and to["exit"] not in exits:
+            if isinstance(to, dict) and "exit" in to and (not isinstance(to["exit"], str) or to["exit"] not in exits):
                 yield Issue("REF-EXIT", f"{path}.to", f"exit {to['exit']!r} does not exist")
         elif kind == "section_flamed":
             lv = c.levels.get(str(v.get("level")))

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, QRect, Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from editor.commands import AddFeatureCommand, ChangeValueCommand, RemoveFeatureCommand
@@ -333,6 +333,8 @@ def _damaged() -> list[dict]:  # type: ignore[type-arg]
         lambda d: d.update(marines=None, genestealers=[], victory="win", meta=3, random_setup=7),
         lambda d: d["levels"][0]["sections"].update(a="room", b={"name": 5, "kind": "hall"}),
         lambda d: d.update(random_setup={"zones": [{"level": "upper", "section": "zz"}], "counters": [{"kind": 4}]}),
+        lambda d: d.update(victory=[{"kind": "escape", "via": "exit", "win_at": "2"},
+                                    {"kind": "objective_carried", "objective": ["x"], "to": {"exit": [1]}}]),
     ):
         doc = json.loads(json.dumps(base))
         change(doc)
@@ -354,7 +356,30 @@ def test_any_parseable_mission_opens_draws_and_validates(window, reply, tmp_path
     w.doc.validate_now()
     for issue in w.doc.issues:
         w.show_issue(issue)
-    w.set_tool(w.tool_named("Select"))
     level = next(iter(w.views))
-    w.ctx.set_selection(level, w.ctx.selection[1] if w.ctx.selection else None)
+    for tool in ("Pitfall", "Ladder", "Deployment"):  # the red/green preview validates a hypothetical copy
+        w.tool_named(tool).hover(w.views[level].level_scene, 3, 10)
+    w.set_tool(w.tool_named("Select"))
+    w.ctx.set_selection(level, QRect(-1, -1, 300, 300))  # every feature in Properties › Feature, broken or not
+    panel = w.properties.feature_panel
+    for row in range(panel.chooser.count()):
+        panel._picked(row)
     w.doc.undo_stack.setClean()
+
+
+def test_a_screenshot_of_a_mission_open_for_repair_does_not_wait_for_a_click(config_dir, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`hulkforge edit BROKEN --screenshot PNG` must quit by itself: no repair dialog, no 'save changes?'."""
+    import os
+    import subprocess
+    import sys
+
+    doc = read_document(Path(__file__).resolve().parents[2] / "sample_missions" / "pitfall.json")
+    doc["levels"][0]["sections"]["a"]["name"] = False  # reading it changes the name: an unsaved change
+    doc["doors"][0]["state"] = "ajar"
+    f = write(tmp_path, doc)
+    shot = tmp_path / "shot.png"
+    proc = subprocess.run([sys.executable, "-m", "engine.cli", "edit", str(f), "--screenshot", str(shot)],
+                          capture_output=True, text=True, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert shot.is_file() and shot.stat().st_size > 10_000
