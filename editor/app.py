@@ -25,9 +25,10 @@ def default_mission_path() -> str:
     return str(sample_mission("pitfall"))
 
 
-def create_main_window(path: str | None = None, with_lab: bool = True) -> MainWindow:
+def create_main_window(path: str | None = None, with_lab: bool = True, tell: bool = True) -> MainWindow:
     """A main window on a file (default: the Pitfall sample); a file that cannot be read opens a blank mission
-    and shows the problem. with_lab adds the balance lab window when editor.lab is installed."""
+    and shows the problem, one that breaks the format opens for repair and says so (tell=False: no dialog, for
+    screenshots). with_lab adds the balance lab window when editor.lab is installed."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("hulkforge")
     app.setOrganizationName("hulkforge")
@@ -43,9 +44,14 @@ def create_main_window(path: str | None = None, with_lab: bool = True) -> MainWi
     doc.setParent(window)
     if with_lab:
         _install_lab(window)
-    if error is not None:
+    if tell and error is not None:
         QTimer.singleShot(0, lambda: QMessageBox.critical(window, "Cannot open mission",
                                                           f"The mission could not be opened:\n\n{error}"))
+    elif tell:
+        def report() -> None:
+            if window.doc is doc:  # not if another document replaced it meanwhile (recovery)
+                window.report_repair()
+        QTimer.singleShot(0, report)
     return window
 
 
@@ -69,11 +75,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Open the editor; returns the exit code of the Qt event loop."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    window = create_main_window(args.file)
+    window = create_main_window(args.file, tell=not args.screenshot)
     window.show()
     if args.screenshot:
         def shoot() -> None:
             window.grab().save(args.screenshot)
+            window.doc.undo_stack.setClean()  # a screenshot run saves nothing, so closing must not ask
             window.close()
             app.quit()
         QTimer.singleShot(800, shoot)

@@ -18,8 +18,10 @@ from PySide6.QtGui import QUndoStack
 
 from editor import validation_worker
 from editor.features import feature_list
-from engine.mission import Issue, Mission, load_mission, save_mission, validate_mission
-from engine.mission.model import Level, RandomSetup, Section
+from engine.mission import Issue, Mission, save_mission, validate_mission
+from engine.mission.model import WALL, Level, RandomSetup, Section
+from engine.mission.salvage import RULE as READ_REPAIR
+from engine.mission.salvage import Salvage, read_for_repair
 
 VALIDATION_DELAY_MS = 100
 # A validation quicker than this runs on the GUI thread when the delay runs out (a worker's round trip would
@@ -27,7 +29,20 @@ VALIDATION_DELAY_MS = 100
 SYNC_VALIDATION_MS = 30.0
 SYNC_VALIDATION_SQUARES = 64 * 64  # a map bigger than this may turn costly in one fill: always the worker
 POLL_MS = 15
+BLANK_SIZE = (30, 20)  # a level added to a mission that has none
 _DELETE = object()  # marks "remove this key" for dict values in apply_value
+
+
+def read_for_editing(path: str | os.PathLike[str]) -> Salvage:
+    """A file read for repair (engine.mission.salvage), with a level to paint on if it has none: the editor
+    shows levels as tabs and needs one."""
+    found = read_for_repair(path)
+    if not found.mission.levels:
+        w, h = BLANK_SIZE
+        found.mission.levels.append(Level("level1", 0, [WALL * w for _ in range(h)], "Level 1"))
+        found.notes.append(Issue(READ_REPAIR, "$.levels", f"the mission has no level: an empty one (level1, {w}×{h}) "
+                                 "was added to paint on", severity="warning"))
+    return found
 
 
 class MissionDocument(QObject):
@@ -50,6 +65,7 @@ class MissionDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.issues: list[Issue] = []
+        self.read_notes: list[Issue] = []  # what had to change to read the file (see open)
         self.revision = 0  # bumped on every change; autosave and previews key on it
         self.validated_revision = -1  # the revision `issues` describe
         self.sync_validation_ms = SYNC_VALIDATION_MS
@@ -70,8 +86,15 @@ class MissionDocument(QObject):
     # --- files ---------------------------------------------------------------------------------
     @classmethod
     def open(cls, path: str | os.PathLike[str], parent: QObject | None = None) -> MissionDocument:
-        """Load a file; raises MissionFileError naming the problem."""
-        return cls(load_mission(path), os.fspath(path), parent)
+        """Load a file for editing, even one that breaks the schema (so it can be repaired: its problems are
+        the document's issues, and `read_notes` says what had to change to read it). Raises MissionFileError
+        only for a file that cannot be read at all."""
+        found = read_for_editing(path)
+        doc = cls(found.mission, os.fspath(path), parent)
+        doc.read_notes = found.notes
+        if found.notes:
+            doc.undo_stack.resetClean()  # what the editor holds differs from the file: unsaved
+        return doc
 
     def save(self, path: str | os.PathLike[str] | None = None) -> None:
         """Write atomically to path (or the current file) and mark the document clean."""
@@ -94,6 +117,10 @@ class MissionDocument(QObject):
     def display_name(self) -> str:
         """File name for the title bar, or the mission title when unsaved."""
         return os.path.basename(self.path) if self.path else (self.mission.meta.title or "untitled")
+
+    def format_errors(self) -> list[Issue]:
+        """The issues that break the file format (the schema), as of the last validation."""
+        return [i for i in self.issues if i.rule == "SCHEMA"]
 
     # --- validation ----------------------------------------------------------------------------
     def validate_now(self) -> list[Issue]:

@@ -12,20 +12,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from engine.mission.model import Ladder, Mission, Square
+from engine.mission.objects import FEATURE_NAMES
 
 # kind -> human name; the kind is also the name of the mission attribute holding the list,
 # except "squad" which lives in mission.marines.
-KINDS: dict[str, str] = {
-    "doors": "door",
-    "entry_areas": "entry area",
-    "exits": "exit",
-    "objectives": "objective",
-    "pitfalls": "pitfall",
-    "ladders": "ladder",
-    "rubble": "rubble",
-    "chutes": "chute",
-    "squad": "deployment",
-}
+KINDS: dict[str, str] = {**FEATURE_NAMES, "squad": "deployment"}
 PITFALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 Place = tuple[str, int, int]

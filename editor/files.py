@@ -14,14 +14,22 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from editor import settings
 from editor.dialogs import NewMissionDialog
-from editor.document import MissionDocument
-from engine.mission import MissionFileError, load_mission, mission_dumps
+from editor.document import MissionDocument, read_for_editing
+from engine.mission import Issue, MissionFileError, mission_dumps
 from engine.mission.io import atomic_write_text
 
 if TYPE_CHECKING:
     from editor.mainwindow import MainWindow
 
 FILTER = "Missions (*.json);;All files (*)"
+LISTED = 8  # problems named in a dialog; the Validation dock lists them all
+
+
+def bullet_list(issues: list[Issue]) -> str:
+    lines = [f"• {i.message}" for i in issues[:LISTED]]
+    if len(issues) > LISTED:
+        lines.append(f"… and {len(issues) - LISTED} more")
+    return "\n".join(lines)
 
 
 class FileActions:
@@ -96,7 +104,26 @@ class FileActions:
         self.set_document(doc)
         settings.add_recent_file(path)
         self.refresh_recent_menu()
+        self.report_repair()
         return True
+
+    def report_repair(self: MainWindow) -> None:
+        """After opening a file that breaks the mission format: say so, and what reading it changed."""
+        doc = self.doc
+        errors = doc.format_errors()
+        if not errors and not doc.read_notes:
+            return
+        text = (f"{doc.display_name()} does not follow the mission format"
+                + (f" in {len(errors)} place(s)" if errors else "") + ". It is open so you can repair it: "
+                "every problem is listed in Validation, and clicking one selects what it is about. Until they are "
+                "fixed, the simulator will not play it and saving will warn.")
+        if errors:
+            text += "\n\n" + bullet_list(errors)
+        if doc.read_notes:
+            text += ("\n\nTo read it, these had to change (they are unsaved changes):\n"
+                     + bullet_list(doc.read_notes))
+        self.validation_dock.raise_()
+        QMessageBox.warning(self, "Opened for repair", text)
 
     def save(self: MainWindow) -> bool:
         if self.doc.path is None:
@@ -110,7 +137,23 @@ class FileActions:
                 return False
         return self._save_to(path)
 
+    def confirm_format(self: MainWindow, path: str) -> bool:
+        """Before saving a mission that breaks the format: warn, and save only if the designer says so."""
+        self.doc.validate_now()
+        errors = self.doc.format_errors()
+        if not errors:
+            return True
+        answer = QMessageBox.warning(
+            self, "Save a mission that breaks the format?",
+            f"{os.path.basename(path)} will not follow the mission format in {len(errors)} place(s):\n\n"
+            f"{bullet_list(errors)}\n\nhulkforge opens such a file again for repair, but the simulator and other "
+            "programs will refuse it until these are fixed. Save anyway?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
+        return answer == QMessageBox.StandardButton.Save
+
     def _save_to(self: MainWindow, path: str) -> bool:
+        if not self.confirm_format(path):
+            return False
         try:
             self.doc.save(path)
         except OSError as exc:
@@ -162,7 +205,8 @@ class FileActions:
             self.discard_recovery()
             return False
         try:
-            mission = load_mission(rec)
+            # Autosave keeps whatever was being edited, broken or not: read it as a repair would.
+            mission = read_for_editing(rec).mission
         except MissionFileError as exc:
             QMessageBox.critical(self, "Cannot recover", str(exc))
             self.discard_recovery()

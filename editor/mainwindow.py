@@ -14,20 +14,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.commands.region import rect_squares
 from editor.docks.legend import LegendPanel
+from editor.docks.levels_panel import LevelsPanel
 from editor.docks.properties import PropertiesPanel
 from editor.docks.tools_panel import ToolsPanel
 from editor.docks.validation import ValidationPanel
 from editor.document import MissionDocument
+from editor.features import features_in
 from editor.files import FileActions
+from editor.level_view import LevelView
 from editor.mapview import MapView
 from editor.menus import MenuActions
+from editor.reveal import reveal
 from editor.scene.level_scene import LevelScene
 from editor.tool_icons import tool_icon
 from editor.tools import TOOL_CLASSES, Tool, ToolContext
 from engine.mission import Issue
 
 MIN_MAP_WIDTH, MIN_MAP_HEIGHT = 420, 320
+MAX_CHOICES = 50  # features of a selection offered in Properties › Feature
 
 
 class MainWindow(MenuActions, FileActions, QMainWindow):
@@ -42,6 +48,9 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
             self.resize(min(1500, int(screen.width() * 0.95)), min(920, int(screen.height() * 0.92)))
         self.doc = doc
         self.ctx = ToolContext(doc)
+        self.level_view = LevelView(self)
+        self.level_view.changed.connect(self._apply_level_view)
+        self.ctx.locked = self.level_view.locked
         self.ctx.show_level = self.show_level
         self.ctx.message = lambda text: self.show_status(text, 4000)
         self.ctx.selection_changed = self._selection_changed
@@ -49,7 +58,6 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.tools: list[Tool] = [cls(self.ctx) for cls in TOOL_CLASSES]
         self.tool: Tool | None = None
         self.views: dict[str, MapView] = {}
-        self.show_below = False
         self.show_grid = True
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -89,7 +97,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         doc.undo_stack.indexChanged.connect(self._undo_state)
         doc.undo_stack.cleanChanged.connect(self._undo_state)
         self._undo_state()
-        for dock in (self.validation_dock, self.properties_dock, self.tools_dock, self.history_dock):
+        for dock in (self.validation_dock, self.properties_dock, self.tools_dock, self.history_dock, self.levels_dock):
             stale = dock.widget()
             if stale is not None:  # setWidget does not delete the panel of the previous document
                 stale.deleteLater()
@@ -97,7 +105,11 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.validation.issueActivated.connect(self.show_issue)
         self.validation_dock.setWidget(self.validation)
         self.properties = PropertiesPanel(doc)
+        self.properties.feature_panel.follow = self._follow_feature
         self.properties_dock.setWidget(self.properties)
+        self.level_view.reset()
+        self.levels_panel = LevelsPanel(doc, self.level_view)
+        self.levels_dock.setWidget(self.levels_panel)
         self.tools_panel = ToolsPanel(self.ctx, list(self.tool_actions.values()))
         self.tools_dock.setWidget(self.tools_panel)
         history = QUndoView(doc.undo_stack)
@@ -126,7 +138,6 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
                 view = MapView(LevelScene(self.doc, level_id), lambda: self.tool)
                 view.squareHovered.connect(self._hovered)
                 view.zoomChanged.connect(self._refresh_hover)
-            view.level_scene.set_show_below(self.show_below)
             view.level_scene.set_show_grid(self.show_grid)
             self.views[level_id] = view
             self.tabs.addTab(view, level_id)
@@ -135,7 +146,19 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self._retitle_tabs()
         self.tabs.blockSignals(False)
         self.show_level(current if current in self.views else wanted[0])
+        self._apply_level_view()
         self._tab_changed(self.tabs.currentIndex())
+
+    def _apply_level_view(self) -> None:
+        """Hidden levels lose their tab and their outline on the level above; the level below's opacity."""
+        state = self.level_view
+        for i, (level_id, view) in enumerate(self.views.items()):
+            self.tabs.setTabVisible(i, level_id not in state.hidden)
+            below = self.doc.mission.level_below(level_id)
+            view.level_scene.set_show_below(state.show_below and (below is None or below.id not in state.hidden))
+            view.level_scene.set_below_opacity(state.below_opacity)
+        if hasattr(self, "act_below"):
+            self.act_below.setChecked(state.show_below)
 
     def _retitle_tabs(self) -> None:
         for i, level_id in enumerate(self.views):
@@ -209,15 +232,26 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.coords.setText(f"{lv.name or lv.id} (depth {lv.depth}) · {where} · {what if inside else ''} · {zoom}")
 
     def _selection_changed(self) -> None:
+        sel = self.ctx.selection
         for level_id, view in self.views.items():
-            sel = self.ctx.selection
             view.level_scene.set_selection(sel[1] if sel and sel[0] == level_id else None)
+        if hasattr(self, "properties"):
+            found = features_in(self.doc.mission, sel[0], rect_squares(sel[1])) if sel else []
+            self.properties.feature_panel.set_features(found[:MAX_CHOICES])
+            if found:  # as Tiled does: a selected object shows its own properties
+                self.properties.show_form(self.properties.feature_panel)
+
+    def _follow_feature(self, level: str, x: int, y: int) -> None:
+        """A feature moved from the Feature panel: the selection goes with it."""
+        self.show_level(level)
+        self.ctx.set_selection(level, QRect(x, y, 1, 1))
 
     def show_issue(self, issue: Issue) -> None:
         """Switch to the issue's level, select and zoom to its squares, and mark them."""
         for view in self.views.values():
             view.level_scene.set_focus_squares(set())
         if issue.level is None or issue.level not in self.views:
+            reveal(self, issue)
             self.show_status(f"{issue.rule}: {issue.message}", 6000)
             return
         self.show_level(issue.level)
@@ -229,6 +263,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
             ys = [y for _, y in squares]
             self.ctx.set_selection(issue.level, QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1))
             view.zoom_to_squares(squares)
+        reveal(self, issue)
         self.show_status(f"{issue.rule}: {issue.message}", 6000)
 
     # --- tools ----------------------------------------------------------------------------------
@@ -302,8 +337,11 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
     def _make_docks(self) -> None:
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.tools_dock = self._dock("Tools", left, "Pick a tool (single-letter shortcuts) and its options")
+        self.levels_dock = self._dock("Levels", left, "Show, lock, rename, reorder, add and remove levels")
         self.legend_dock = self._dock("Legend", left, "What the map's colours and symbols mean")
         self.legend_dock.setWidget(LegendPanel())
+        self.tabifyDockWidget(self.levels_dock, self.legend_dock)
+        self.levels_dock.raise_()
         self.properties_dock = self._dock("Properties", right, "Mission, squad, Genestealers, victory, levels")
         self.validation_dock = self._dock("Validation", right, "Live list of rule issues; click one to see it")
         self.history_dock = self._dock("History", right, "Undo history: click a step to go back to it")

@@ -103,6 +103,8 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             return
         tool = self._tool()
+        if tool is not None and tool.edits and not tool.ctx.editable(self.level_scene.level_id):
+            return
         if tool is not None:
             self._button_down = True
             x, y = self.square_at(event.position().toPoint())

@@ -55,7 +55,7 @@ class MenuActions:
         edit.addSeparator()
         self._action(edit, "&Rotate selection 90°", lambda: rotate_selection(self.ctx), "Ctrl+R",
                      "Turn the selected region clockwise about its top-left corner")
-        self._action(edit, "Rotate &map 90°", lambda: self.doc.undo_stack.push(rotate_map(self.doc)),
+        self._action(edit, "Rotate &map 90°", self.rotate_map,
                      "Ctrl+Shift+R", "Turn every level and feature clockwise")
         view = bar.addMenu("&View")
         self._action(view, "Zoom &in", lambda: self._zoom(1.25), ["Ctrl+=", "Ctrl++"])
@@ -71,8 +71,8 @@ class MenuActions:
         self._action(view, "&Next level", lambda: self._step_level(1), "Ctrl+PgDown", "Show the level below")
         self._action(view, "&Previous level", lambda: self._step_level(-1), "Ctrl+PgUp", "Show the level above")
         view.addSeparator()
-        for dock in (self.tools_dock, self.legend_dock, self.properties_dock, self.validation_dock,
-                     self.history_dock):
+        for dock in (self.tools_dock, self.levels_dock, self.legend_dock, self.properties_dock,
+                     self.validation_dock, self.history_dock):
             view.addAction(dock.toggleViewAction())
         tools = bar.addMenu("&Tools")
         for act in self.tool_actions.values():
@@ -96,6 +96,10 @@ class MenuActions:
             x, y = select.hover_square[1], select.hover_square[2]
         paste_clipboard(self.ctx, level, x, y)
 
+    def rotate_map(self) -> None:
+        if all(self.ctx.editable(lv.id) for lv in self.doc.mission.levels):
+            self.doc.undo_stack.push(rotate_map(self.doc))
+
     def select_all(self) -> None:
         level = self.current_level()
         if level is not None:
@@ -113,9 +117,7 @@ class MenuActions:
             view.level_scene.set_show_grid(self.show_grid)
 
     def toggle_below(self) -> None:
-        self.show_below = self.act_below.isChecked()
-        for view in self.views.values():
-            view.level_scene.set_show_below(self.show_below)
+        self.level_view.set_show_below(self.act_below.isChecked())
 
     def _step_level(self, step: int) -> None:
         i = self.tabs.currentIndex() + step

@@ -29,7 +29,6 @@ RANDOM_ZONE = _MAP.RANDOM_ZONE
 LEGEND = _MAP.LEGEND
 SECTION_TINTS = _MAP.SECTION_TINTS
 
-FLOOR_ALT = "#bdb7aa"  # alternate sections get a slightly different floor so rooms read apart
 ERROR = "#e02424"
 WARNING = "#f59e0b"
 GENESTEALER = "#6a1b9a"

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
+
 from PySide6.QtGui import QUndoCommand
 
 from editor.commands.base import CompoundCommand, keep_child
+from editor.commands.values import ChangeValueCommand
 from editor.document import MissionDocument
-from editor.features import iter_features, places
-from engine.mission.model import Level, Mission, Section
+from editor.features import KINDS, iter_features, places
+from engine.mission.model import Ladder, Level, Mission, Section, Square
 
 
 class AddLevelCommand(QUndoCommand):
@@ -40,16 +44,57 @@ class _RemoveLevelOnly(QUndoCommand):
         self.doc.apply_insert_level(self.index, self.lv)
 
 
-def RemoveLevelCommand(doc: MissionDocument, level: Level) -> QUndoCommand:
-    """Remove a level and, as child commands, every feature standing on it."""
+def remove_level(doc: MissionDocument, level: Level) -> tuple[QUndoCommand, list[str]]:
+    """One undo step removing a level, every feature standing on it and every reference to them (blips' entry
+    areas, victory conditions, random zones); and what goes with it, in words, for the dialog that asks first."""
     from editor.commands.features import RemoveFeatureCommand
+    from editor.commands.references import Gone, drop_references
 
     parent = CompoundCommand(f"Remove level {level.id}")
+    gone = Gone(levels={level.id})
+    counts: Counter[str] = Counter()
     for kind, obj in list(iter_features(doc.mission)):
         if any(lv == level.id for lv, _, _ in places(kind, obj)):
             RemoveFeatureCommand(doc, kind, obj, parent)
+            counts[KINDS[kind]] += 1
+            if kind in ("entry_areas", "exits", "objectives"):
+                getattr(gone, kind).add(obj.id)
+    said = [f"{n} {what if n == 1 or what == 'rubble' else what + 's'}" for what, n in sorted(counts.items())]
+    said += drop_references(doc, gone, parent)
     _RemoveLevelOnly(doc, level, parent)
+    return parent, said
+
+
+def RemoveLevelCommand(doc: MissionDocument, level: Level) -> QUndoCommand:
+    """Remove a level with every feature on it and every reference to them, as one undo step."""
+    return remove_level(doc, level)[0]
+
+
+def change_level_id(doc: MissionDocument, level: Level, new_id: str) -> QUndoCommand:
+    """One undo step giving a level another id, and every feature, random zone and victory condition on it too.
+    When another level shares the old id (a file being repaired) the features stay: which level they meant is
+    not known."""
+    from editor.commands.features import ReplaceFeatureCommand
+    from editor.commands.references import rename_references
+
+    old = level.id
+    parent = CompoundCommand(f"Change level id {old} to {new_id}")
+    ChangeValueCommand(doc, level, "id", new_id, "levels", parent=parent)
+    if sum(1 for lv in doc.mission.levels if lv.id == old) == 1:
+        for kind, obj in list(iter_features(doc.mission)):
+            if any(lv == old for lv, _, _ in places(kind, obj)):
+                ReplaceFeatureCommand(doc, kind, obj, relevelled(obj, old, new_id), parent=parent)
+        rename_references(doc, "levels", old, new_id, parent)
     return parent
+
+
+def relevelled(obj: object, old: str, new: str) -> object:
+    """A copy of a feature with every end on level `old` put on level `new`."""
+    if isinstance(obj, Ladder):
+        def move(sq: Square) -> Square:
+            return dataclasses.replace(sq, level=new) if sq.level == old else sq
+        return dataclasses.replace(obj, top=move(obj.top), bottom=move(obj.bottom))
+    return dataclasses.replace(obj, level=new)  # type: ignore[type-var]
 
 
 class SetSectionCommand(QUndoCommand):

@@ -82,8 +82,8 @@ class GenestealersForm(QWidget):
                               "blank 'to turn' = until the end")
         self.table.itemChanged.connect(self._reinf_changed)
         add = QPushButton("Add row")
-        add.setToolTip("Add a reinforcement row")
-        add.clicked.connect(self.add_row)
+        add.clicked.connect(lambda _checked=False: self.add_row())
+        self.add_button = add
         remove = QPushButton("Remove row")
         remove.setToolTip("Remove the selected reinforcement row")
         remove.clicked.connect(self.remove_row)
@@ -95,6 +95,9 @@ class GenestealersForm(QWidget):
         lay.addLayout(form)
         lay.addWidget(QLabel("<b>Reinforcements</b>"))
         lay.addWidget(self.table)
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        lay.addWidget(self.note)
         lay.addLayout(buttons)
         doc.propertiesChanged.connect(self.refresh)
         doc.featuresChanged.connect(self.refresh)
@@ -121,6 +124,11 @@ class GenestealersForm(QWidget):
                 item.setToolTip("pool: limited or unlimited" if c == 4 else "")
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
+        # A reinforcement needs an entry area to arrive at (the schema wants at least one).
+        has_entries = bool(self.doc.mission.entry_areas)
+        self.add_button.setEnabled(has_entries)
+        self.add_button.setToolTip("Add a reinforcement row" if has_entries else
+                                   "Place an entry area on the map first: reinforcements arrive at one")
         self._loading = False
 
     def _set(self, target: Any, key: str, value: Any) -> None:
@@ -151,15 +159,25 @@ class GenestealersForm(QWidget):
                                           int(cells[1]) if cells[1] else None,
                                           "unlimited" if cells[4] == "unlimited" else "limited"))
             except ValueError:
-                self.refresh()  # a non-number: put the table back as the model has it
+                self.note.setText(f"row {r + 1}: turns and blips per turn are whole numbers")
+                self.refresh()  # put the table back as the model has it
                 return
+            if not rows[-1].entry_areas:
+                self.note.setText(f"row {r + 1}: name at least one entry area (comma-separated ids)")
+                self.refresh()
+                return
+        self.note.setText("")
         self._set(self.doc.mission.genestealers, "reinforcements", rows)
 
     def add_row(self) -> None:
+        """Add a row after the last one, arriving at the first entry area; nothing when there is none."""
         g = self.doc.mission.genestealers
         last = g.reinforcements[-1] if g.reinforcements else None
         start = (last.to_turn or last.from_turn) + 1 if last else 1
         areas = [e.id for e in self.doc.mission.entry_areas][:1]
+        if not areas:
+            self.note.setText("Place an entry area on the map first: reinforcements arrive at one")
+            return
         self._set(g, "reinforcements", [*g.reinforcements, Reinforcement(start, 2, areas)])
 
     def remove_row(self) -> None:

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from editor.commands import ChangeValueCommand
+from editor.docks.feature_panel import FeaturePanel
 from editor.docks.genestealers_form import GenestealersForm
-from editor.docks.levels_panel import LevelsForm
 from editor.docks.schema_info import rule_options
 from editor.docks.squad_form import SquadForm
 from editor.document import DELETE, MissionDocument
@@ -184,24 +184,33 @@ class VictoryForm(QWidget):
 
 
 class PropertiesPanel(QTabWidget):
-    """Mission, Squad, Genestealers, Victory and Levels tabs."""
+    """Feature (the selected one), Mission, Squad, Genestealers and Victory tabs."""
 
     def __init__(self, doc: MissionDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.feature_panel = FeaturePanel(doc)
         self.mission_form = MissionForm(doc)
         self.squad_form = SquadForm(doc)
         self.stealer_form = GenestealersForm(doc)
         self.victory_form = VictoryForm(doc)
-        self.levels_form = LevelsForm(doc)
         for widget, title, tip in (
+            (self.feature_panel, "Feature", "The selected door, entry area, exit, objective, ladder, pitfall, chute, "
+                                            "rubble or Marine: its own fields"),
             (self.mission_form, "Mission", "Title, briefing, ruleset and rule options"),
             (self.squad_form, "Squad", "Marines: ranks, weapons, deployment"),
             (self.stealer_form, "Genestealers", "Blip pool, starting blips, reinforcement schedule"),
             (self.victory_form, "Victory", "Victory conditions"),
-            (self.levels_form, "Levels", "Add, remove, rename and reorder levels"),
         ):
             area = QScrollArea()
             area.setWidgetResizable(True)
             area.setWidget(widget)
             self.addTab(area, title)
             self.setTabToolTip(self.count() - 1, tip)
+        self.setCurrentIndex(1)  # the mission, until a feature is selected
+
+    def show_form(self, form: QWidget) -> None:
+        """Bring the tab holding this form to the front."""
+        for i in range(self.count()):
+            area = self.widget(i)
+            if isinstance(area, QScrollArea) and area.widget() is form:
+                self.setCurrentIndex(i)

@@ -25,3 +25,14 @@ def marine_enum(field: str) -> list[str]:
     """Allowed values of a Marine field ('rank', 'ranged', 'melee')."""
     props = schema()["properties"]["marines"]["properties"]["squad"]["items"]["properties"]
     return list(props[field]["enum"])
+
+
+def feature_enum(kind: str, field: str) -> list[str]:
+    """Allowed values of a feature's field ('doors', 'state' -> ['closed', 'open']; 'squad', 'facing' -> N E S W)."""
+    root = schema()
+    items = (root["properties"]["marines"]["properties"]["squad"] if kind == "squad" else root["properties"][kind])
+    spec: dict[str, Any] = items["items"]["properties"][field]
+    ref = spec.get("$ref", "")
+    if ref.startswith("#/$defs/"):
+        spec = root["$defs"][ref.removeprefix("#/$defs/")]
+    return list(spec["enum"])

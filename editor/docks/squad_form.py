@@ -110,7 +110,7 @@ class SquadForm(QWidget):
             for c, col in enumerate(SQUAD_COLUMNS):
                 if col in ("rank", "ranged", "melee", "facing", "level"):
                     fixed: dict[str, list[str]] = {"facing": list(FACINGS), "level": levels}
-                    choices = fixed.get(col) or marine_enum(col)
+                    choices = fixed[col] if col in fixed else marine_enum(col)
                     self.table.setCellWidget(r, c, _combo(choices, "", lambda v, i=r, k=col: self._set(i, k, v)))
                 elif col == "storm_shield":
                     box = QCheckBox()
@@ -124,7 +124,10 @@ class SquadForm(QWidget):
         col = SQUAD_COLUMNS[item.column()]
         text = item.text().strip()
         if col in ("x", "y"):
-            if not text.lstrip("-").isdigit():
+            mm = self.doc.mission.marines.squad[item.row()]
+            lv = self.doc.mission.level(mm.level)
+            size = (lv.width if col == "x" else lv.height) if lv is not None else 0
+            if not text.isdigit() or int(text) >= size:  # a square of the map, never beside it
                 self.refresh()
                 return
             self._set(item.row(), col, int(text))

@@ -23,6 +23,8 @@ from editor.features import free_section_code
 from editor.tools.base import ToolContext
 from engine.mission.model import WALL, Level, Section
 
+MAX_NAME = 80  # the schema's longest section name
+
 
 class ToolsPanel(QWidget):
     """Tool buttons above a form of options; sections of the current level are created and named here."""
@@ -45,13 +47,15 @@ class ToolsPanel(QWidget):
         self.section.currentIndexChanged.connect(self._section_picked)
         self.new_section = QPushButton("New…")
         self.new_section.setToolTip("Create a section (room or corridor) on this level and paint with it")
-        self.new_section.clicked.connect(self.create_section)
+        # clicked(bool) would arrive as the name: the dialog must ask for it.
+        self.new_section.clicked.connect(lambda _checked=False: self.create_section())
         row = QHBoxLayout()
         row.addWidget(self.section, 1)
         row.addWidget(self.new_section)
         form.addRow("Floor", row)
         self.sec_name = QLineEdit()
         self.sec_name.setToolTip("Name of the chosen section (shown on the map)")
+        self.sec_name.setMaxLength(MAX_NAME)
         self.sec_name.editingFinished.connect(self._rename_section)
         self.sec_kind = QComboBox()
         self.sec_kind.addItems(["room", "corridor"])
@@ -106,9 +110,6 @@ class ToolsPanel(QWidget):
     def _section_codes(lv: Level) -> tuple[str, ...]:
         return tuple(sorted(set(lv.sections) | {c for row in lv.rows for c in row if c not in (WALL, ".")}))
 
-    def set_document_context(self, ctx: ToolContext) -> None:
-        self.ctx = ctx
-
     def set_level(self, level_id: str) -> None:
         self.level_id = level_id
         self.refresh()
@@ -129,6 +130,11 @@ class ToolsPanel(QWidget):
         self.section.blockSignals(False)
         self._section_picked(index)
         self.refresh_marines()
+
+    def choose_section(self, code: str) -> None:
+        """Pick a section of the current level for painting and for its name and kind below."""
+        self.ctx.options.section = code
+        self.refresh()
 
     def refresh_marines(self) -> None:
         current = self.ctx.options.marine
@@ -165,7 +171,7 @@ class ToolsPanel(QWidget):
             text, ok = QInputDialog.getText(self, "New section", f"Name of section '{code}':")
             if not ok:
                 return ""
-            name = text
+            name = text[:MAX_NAME]
         self.ctx.push(SetSectionCommand(self.ctx.doc, self.level_id, code, Section(name, kind)))  # type: ignore[arg-type]
         self.ctx.options.section = code
         self.refresh()

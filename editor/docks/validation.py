@@ -11,6 +11,13 @@ from editor.document import MissionDocument
 from engine.mission import Issue
 
 
+def where(issue: Issue) -> str:
+    """'upper:12,10', 'upper' for a level without squares, '—' for the mission as a whole."""
+    if issue.level is None:
+        return "—"
+    return issue.location() if issue.squares else issue.level
+
+
 class ValidationPanel(QWidget):
     """Lists doc.issues; emits issueActivated when the designer picks one."""
 
@@ -52,7 +59,7 @@ class ValidationPanel(QWidget):
         else:
             self.summary.setText(f"{errors} error(s), {warnings} warning(s)")
         for issue in issues:
-            item = QTreeWidgetItem(["●", issue.rule, issue.location(), issue.message])
+            item = QTreeWidgetItem(["●", issue.rule, where(issue), issue.message])
             colour = QColor(palette.ERROR if issue.severity == "error" else palette.WARNING)
             item.setForeground(0, colour)
             item.setToolTip(3, f"{issue.message}\n{issue.path} ({issue.severity})")

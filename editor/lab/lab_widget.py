@@ -35,6 +35,7 @@ from editor.lab.run_panel import RunPanel
 from editor.lab.runs import LabRun, format_seconds
 from editor.lab.sweep import SweepPanel
 from engine.mission import MissionFileError, mission_from_dict, mission_to_dict, read_document
+from engine.mission.schema_check import schema_issues
 from engine.sim import BatchSpec, LocalPool
 
 REFRESH_MS = 250
@@ -139,10 +140,11 @@ class LabWidget(LabFiles, QWidget):
         if mission_doc is None:
             mission_doc = mission_to_dict(self.doc.mission)
             mission_path = self.doc.path
-            mission = self.doc.mission
-        else:
-            mission = mission_from_dict(mission_doc)
-        check_settings(mission, settings)
+        broken = schema_issues(mission_doc)
+        if broken:  # a mission open for repair: the rules cannot play what breaks the format
+            raise ValueError(f"the mission breaks the file format in {len(broken)} place(s) (first: "
+                             f"{broken[0].message}); fix them (see Validation) before playing games")
+        check_settings(mission_from_dict(mission_doc), settings)
         options, params = split_settings(settings)
         return BatchSpec(games=form["games"], seed=form["seed"], mission=mission_path, mission_doc=mission_doc,
                          options=options, mission_params=params, policies=dict(form["policies"]))

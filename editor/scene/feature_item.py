@@ -12,7 +12,6 @@ from editor.scene.terrain_item import S
 from engine.mission.model import WALL, Level
 
 FACING_ANGLE = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}
-SIDE_VEC = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
 def square(x: int, y: int, inset: float = 0.0) -> QRectF:
@@ -145,7 +144,7 @@ class FeatureItem(QGraphicsItem):
         if kind == "bulkhead":
             p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1.5))
             p.setBrush(QColor(palette.BULKHEAD))
-            p.drawRect(bar.adjusted(-S * 0.06, -S * 0.06, S * 0.06, S * 0.06) if True else bar)
+            p.drawRect(bar.adjusted(-S * 0.06, -S * 0.06, S * 0.06, S * 0.06))
             p.setPen(QPen(QColor("#ffffff"), 1.5, Qt.PenStyle.DashLine))
             if across_row:
                 p.drawLine(QPointF(bar.left(), bar.center().y()), QPointF(bar.right(), bar.center().y()))

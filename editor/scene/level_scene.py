@@ -99,6 +99,9 @@ class LevelScene(QGraphicsScene):
     def set_show_below(self, show: bool) -> None:
         self.ghost.setVisible(show)
 
+    def set_below_opacity(self, opacity: float) -> None:
+        self.ghost.setOpacity(opacity)
+
     def set_show_grid(self, show: bool) -> None:
         self.terrain.show_grid = show
         self.terrain.update()

@@ -210,10 +210,11 @@ class GhostBelowItem(QGraphicsItem):
         if below is None or below.width == 0:
             return
         if self._cache != (self.doc.revision, below):
-            # Three pixels per square, only the middle one set: scaled up, a small dot in each floor square.
+            # How faint: the item's opacity (Levels panel). Three pixels per square, only the middle one set:
+            # scaled up, a small dot in each floor square.
             codes = codes_array(below.rows, below.width)
             dots = np.zeros((codes.shape[0] * 3, codes.shape[1] * 3), dtype=np.uint32)
-            dots[1::3, 1::3] = np.where(codes != WALL_CODE, np.uint32(argb(palette.GHOST_BELOW, 70)), np.uint32(0))
+            dots[1::3, 1::3] = np.where(codes != WALL_CODE, np.uint32(argb(palette.GHOST_BELOW)), np.uint32(0))
             self._image = image_from(dots)
             self._cache = (self.doc.revision, below)
         p.save()

@@ -54,12 +54,20 @@ class ToolContext:
         self.message: Callable[[str], None] = lambda text: None
         self.selection_changed: Callable[[], None] = lambda: None
         self.scene_of: Callable[[str], LevelScene | None] = lambda level: None
+        self.locked: set[str] = set()  # levels locked in the Levels panel: no tool edits them
         self._base_rev = -1
         self._base: set[Issue] = set()
         self._hypo: dict[tuple[str, str], list[Issue]] = {}
 
     def push(self, cmd: QUndoCommand) -> None:
         self.doc.undo_stack.push(cmd)
+
+    def editable(self, level: str) -> bool:
+        """Whether tools may change this level; if it is locked, say so."""
+        if level in self.locked:
+            self.message(f"level {level} is locked (Levels panel): unlock it to edit")
+            return False
+        return True
 
     def set_selection(self, level: str | None, rect: QRect | None) -> None:
         self.selection = None if level is None or rect is None or rect.isEmpty() else (level, rect.normalized())
@@ -91,6 +99,7 @@ class Tool:
     """Translates mouse events on a level into commands on the document; draws only via the scene preview."""
 
     name = "tool"
+    edits = True  # False for a tool that only selects (it may work on a locked level)
     shortcut = ""
     tip = ""
     cursor = Qt.CursorShape.CrossCursor
@@ -101,6 +110,18 @@ class Tool:
     @property
     def doc(self) -> MissionDocument:
         return self.ctx.doc
+
+    def inside(self, level: str, x: int, y: int) -> bool:
+        """Whether (x, y) is a square of the level's grid."""
+        lv = self.doc.mission.level(level)
+        return lv is not None and 0 <= y < lv.height and 0 <= x < len(lv.rows[y])
+
+    def on_map(self, level: str, x: int, y: int) -> bool:
+        """Whether (x, y) is a square of the level; if not, say so (a click beside the map places nothing)."""
+        if self.inside(level, x, y):
+            return True
+        self.ctx.message(f"{x},{y} is outside the map: nothing placed")
+        return False
 
     def tooltip(self) -> str:
         return f"{self.name} ({self.shortcut})\n{self.tip}" if self.shortcut else f"{self.name}\n{self.tip}"

@@ -60,7 +60,7 @@ class PlaceTool(Tool):
             for kind, obj in here:
                 self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
             return
-        if button != Qt.MouseButton.LeftButton:
+        if button != Qt.MouseButton.LeftButton or not self.on_map(scene.level_id, x, y):
             return
         if here:
             new = self.edit(here[0][1])
@@ -75,6 +75,9 @@ class PlaceTool(Tool):
     def hover(self, scene: LevelScene, x: int, y: int) -> None:
         if features_at(self.doc.mission, scene.level_id, x, y, self.kind):
             scene.set_preview([(x, y)], True)
+            return
+        if not self.inside(scene.level_id, x, y):
+            scene.set_preview([(x, y)], False, "outside the map")
             return
         obj = self.make(scene.level_id, x, y)
         broken = self.ctx.new_issues_if_added(self.kind, obj) if obj is not None else []
@@ -153,6 +156,8 @@ class DeployTool(PlaceTool):
     def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
         chosen = self.ctx.options.marine
         here = features_at(self.doc.mission, scene.level_id, x, y, "squad")
+        if button == Qt.MouseButton.LeftButton and not self.on_map(scene.level_id, x, y):
+            return
         if button == Qt.MouseButton.LeftButton and chosen and not here:
             for mm in self.doc.mission.marines.squad:
                 if mm.id == chosen:

@@ -33,7 +33,7 @@ class LadderTool(Tool):
             for kind, obj in features_at(m, scene.level_id, x, y, "ladders"):
                 self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
             return
-        if button != Qt.MouseButton.LeftButton:
+        if button != Qt.MouseButton.LeftButton or not self.on_map(scene.level_id, x, y):
             return
         below = m.level_below(scene.level_id)
         if self.pending is not None and scene.level_id != self.pending.level:
@@ -50,6 +50,8 @@ class LadderTool(Tool):
             return
         top = Square(scene.level_id, x, y)
         if mods & Qt.KeyboardModifier.ShiftModifier:
+            if not self.on_map(below.id, x, y):
+                return
             self.ctx.push(AddFeatureCommand(self.doc, "ladders", Ladder(next_id(m, "ladders", "LAD"), top,
                                                                          Square(below.id, x, y))))
             return
@@ -74,6 +76,9 @@ class LadderTool(Tool):
 
     def hover(self, scene: LevelScene, x: int, y: int) -> None:
         m = self.doc.mission
+        if not self.inside(scene.level_id, x, y):
+            scene.set_preview([(x, y)], False, "outside the map")
+            return
         if self.pending is not None and scene.level_id != self.pending.level:
             obj = Ladder("?", self.pending, Square(scene.level_id, x, y))
         elif m.level_below(scene.level_id) is not None:
@@ -129,6 +134,7 @@ class SelectTool(Tool):
     tip = ("Drag to select a region; drag inside the selection to move it. Ctrl+C/Ctrl+V copy and paste "
            "(onto any level, at the mouse), Del deletes, Ctrl+R rotates the selection.")
     cursor = Qt.CursorShape.ArrowCursor
+    edits = False  # selecting is fine on a locked level; moving the selection asks (see release)
 
     def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
         super().__init__(ctx)
@@ -170,7 +176,7 @@ class SelectTool(Tool):
         sx, sy = self._start
         self._start = None
         rect = self._sel_rect(scene.level_id)
-        if self._moving and rect is not None and (x, y) != (sx, sy):
+        if self._moving and rect is not None and (x, y) != (sx, sy) and self.ctx.editable(scene.level_id):
             self.ctx.push(move_region(self.doc, scene.level_id, rect, x - sx, y - sy))
             self.ctx.set_selection(scene.level_id, rect.translated(x - sx, y - sy))
         scene.set_preview([], True)
@@ -192,7 +198,7 @@ def copy_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
 def paste_clipboard(ctx, level: str, x: int, y: int) -> bool:  # type: ignore[no-untyped-def]
     """Paste the clipboard with its top-left on (x, y) of any level, and select what was pasted."""
     clip = ctx.clipboard
-    if clip is None:
+    if clip is None or not ctx.editable(level):
         return False
     ctx.push(paste_region(ctx.doc, level, x, y, clip.cells, clip.features))
     ctx.set_selection(level, QRect(x, y, clip.width, clip.height))
@@ -200,7 +206,7 @@ def paste_clipboard(ctx, level: str, x: int, y: int) -> bool:  # type: ignore[no
 
 
 def delete_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
-    if ctx.selection is None:
+    if ctx.selection is None or not ctx.editable(ctx.selection[0]):
         return False
     level, rect = ctx.selection
     ctx.push(delete_region(ctx.doc, level, rect))
@@ -208,7 +214,7 @@ def delete_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
 
 
 def rotate_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
-    if ctx.selection is None:
+    if ctx.selection is None or not ctx.editable(ctx.selection[0]):
         return False
     level, rect = ctx.selection
     ctx.push(rotate_region(ctx.doc, level, rect))

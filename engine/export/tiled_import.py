@@ -24,7 +24,9 @@ from engine.export.tiled_read import (
 from engine.mission import Issue, Mission, mission_from_dict, validate_document
 from engine.mission.io import MAX_NESTING as MISSION_MAX_NESTING
 from engine.mission.io import nesting_depth
+from engine.mission.issues import json_path
 from engine.mission.model import UNSECTIONED, WALL
+from engine.mission.schema_check import path_key, schema_errors
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _TERRAIN = re.compile(r"^[#.A-Za-z0-9]$")
@@ -38,13 +40,15 @@ def import_tiled(path: str | os.PathLike[str], warnings: list[str] | None = None
     tmj = read_tmj(path)
     importer = _Importer(str(path), tmj)
     doc = importer.document(Path(path).stem)
-    issues = validate_document(doc)
-    schema = [i for i in issues if i.rule.startswith("SCHEMA")]
+    # The schema's own words, placed by the Tiled layer or object they came from: the mission's object names
+    # and paths mean nothing to someone editing the map in Tiled.
+    schema = sorted(((json_path(parts), text) for parts, text in schema_errors(doc)), key=lambda e: path_key(e[0]))
     if schema:
-        first = schema[0]
-        origin, field = importer.origin_of(first.path)
+        path_, text = schema[0]
+        origin, field = importer.origin_of(path_)
         what = f"{field}: " if field else ""
-        raise importer.r.fail(origin, f"the map does not make a valid mission: {what}{first.message}")
+        raise importer.r.fail(origin, f"the map does not make a valid mission: {what}{text}")
+    issues = validate_document(doc)
     if warnings is not None:
         warnings += importer.unused_properties()
     return mission_from_dict(doc), issues

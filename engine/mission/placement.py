@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from engine.mission.issues import Issue
 from engine.mission.model import WALL, Level, Mission
+from engine.mission.objects import within
 
 ORTHO = ((0, -1), (1, 0), (0, 1), (-1, 0))
 SIDE_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -18,10 +19,11 @@ Place = tuple[str, int, int]
 
 
 class _Ctx:
-    """Lookups shared by the checks, built once per validation."""
+    """Lookups shared by the checks, built once per validation, and which objects the schema found broken."""
 
-    def __init__(self, m: Mission) -> None:
+    def __init__(self, m: Mission, broken: frozenset[str] = frozenset()) -> None:
         self.m = m
+        self.broken = broken
         self.levels = {lv.id: lv for lv in m.levels}
         self.doors = {(d.level, d.x, d.y) for d in m.doors}
         self.objectives = {(o.level, o.x, o.y) for o in m.objectives}
@@ -30,6 +32,11 @@ class _Ctx:
         self.pitfalls = {(p.level, p.x, p.y) for p in m.pitfalls}
         self.ladder_ends = {(e.level, e.x, e.y) for la in m.ladders for e in (la.top, la.bottom)}
         self.chutes = {(c.level, c.x, c.y) for c in m.chutes}
+
+    def ok(self, path: str) -> bool:
+        """False for an object the schema found broken (`$.doors[3]`) and anything inside it: its own checks
+        are skipped, as its fields may be anything; others still see it where it stands."""
+        return not (self.broken and within(path, self.broken))
 
     def floor(self, level: str, x: int, y: int) -> bool:
         lv = self.levels.get(level)
@@ -64,6 +71,8 @@ def check_levels(c: _Ctx) -> Iterator[Issue]:
     depths = Counter(lv.depth for lv in c.m.levels)
     for i, lv in enumerate(c.m.levels):
         path = f"$.levels[{i}]"
+        if not c.ok(path):
+            continue
         if ids[lv.id] > 1:
             yield Issue("REF-DUPLICATE-ID", f"{path}.id", f"level id {lv.id!r} is used more than once", lv.id)
         if depths[lv.depth] > 1:
@@ -78,10 +87,10 @@ def check_levels(c: _Ctx) -> Iterator[Issue]:
                     lv.id,
                     ((min(len(row), width), y),),
                 )
-        yield from _check_sections(lv, path)
+        yield from _check_sections(c, lv, path)
 
 
-def _check_sections(lv: Level, path: str) -> Iterator[Issue]:
+def _check_sections(c: _Ctx, lv: Level, path: str) -> Iterator[Issue]:
     used: dict[str, list[tuple[int, int]]] = defaultdict(list)
     loose: list[tuple[int, int]] = []
     for y, row in enumerate(lv.rows):
@@ -101,6 +110,8 @@ def _check_sections(lv: Level, path: str) -> Iterator[Issue]:
                 "warning",
             )
     for code in sorted(set(lv.sections) - set(used)):
+        if not c.ok(f"{path}.sections.{code}"):
+            continue
         yield Issue(
             "SECTION-UNUSED", f"{path}.sections.{code}", f"section {code!r} has no squares", lv.id, (), "warning"
         )
@@ -129,12 +140,12 @@ def check_ids(c: _Ctx) -> Iterator[Issue]:
     for what, key, ids in groups:
         seen: set[str] = set()
         for i, ident in enumerate(ids):
-            if ident in seen:
+            if ident in seen and c.ok(f"$.{key}[{i}]"):
                 yield Issue("REF-DUPLICATE-ID", f"$.{key}[{i}].id", f"{what} id {ident!r} is used more than once")
             seen.add(ident)
     letters: set[str] = set()
     for i, p in enumerate(m.pitfalls):
-        if p.letter in letters:
+        if p.letter in letters and c.ok(f"$.pitfalls[{i}]"):
             yield Issue(
                 "REF-DUPLICATE-ID",
                 f"$.pitfalls[{i}].letter",
@@ -148,6 +159,8 @@ def check_ids(c: _Ctx) -> Iterator[Issue]:
 def check_squares(c: _Ctx) -> Iterator[Issue]:
     """Every feature names a known level, lies inside its grid and stands on floor."""
     for kind, path, level, x, y in _features(c.m):
+        if not c.ok(path):
+            continue
         lv = c.levels.get(level)
         if lv is None:
             yield Issue("REF-LEVEL", f"{path}.level", f"{kind} is on level {level!r}, which does not exist")
@@ -168,7 +181,7 @@ def check_squares(c: _Ctx) -> Iterator[Issue]:
 def check_doors(c: _Ctx) -> Iterator[Issue]:
     for i, d in enumerate(c.m.doors):
         lv = c.levels.get(d.level)
-        if lv is None or not lv.is_floor(d.x, d.y):
+        if lv is None or not lv.is_floor(d.x, d.y) or not c.ok(f"$.doors[{i}]"):
             continue
         ns = not lv.is_floor(d.x, d.y - 1) and not lv.is_floor(d.x, d.y + 1)
         ew = not lv.is_floor(d.x - 1, d.y) and not lv.is_floor(d.x + 1, d.y)
@@ -187,6 +200,8 @@ def check_pitfalls(c: _Ctx) -> Iterator[Issue]:
     for i, p in enumerate(c.m.pitfalls):
         here = (p.level, p.x, p.y)
         path = f"$.pitfalls[{i}]"
+        if not c.ok(path):
+            continue
         sq = ((p.x, p.y),)
         name = f"pitfall {p.letter}"
         if here in c.doors:
@@ -243,9 +258,9 @@ def check_ladders(c: _Ctx) -> Iterator[Issue]:
     pitfall_rule = c.m.options.get("ladder_rule", "pitfall" if c.m.uses_pitfall_features() else "4e") == "pitfall"
     for i, la in enumerate(c.m.ladders):
         top, bottom = c.levels.get(la.top.level), c.levels.get(la.bottom.level)
-        if top is None or bottom is None:
-            continue
         path = f"$.ladders[{i}]"
+        if top is None or bottom is None or not c.ok(path):
+            continue
         if bottom.depth != top.depth + 1:
             yield Issue(
                 "LADDER-LEVELS",
@@ -281,6 +296,8 @@ def check_deployment(c: _Ctx) -> Iterator[Issue]:
     for i, mm in enumerate(c.m.marines.squad):
         here = (mm.level, mm.x, mm.y)
         path = f"$.marines.squad[{i}]"
+        if not c.ok(path):
+            continue
         if here in seen:
             yield Issue(
                 "DEPLOY-OVERLAP",
@@ -305,6 +322,8 @@ def check_squad(c: _Ctx) -> Iterator[Issue]:
         yield Issue("SQUAD-ARCHIVIST", "$.marines.squad", "a squad has at most one Archivist")
     for i, mm in enumerate(squad):
         path = f"$.marines.squad[{i}]"
+        if not c.ok(path):
+            continue
         if mm.melee in ("lightning_claws",) and mm.ranged != "none":
             yield Issue(
                 "SQUAD-WEAPON",
@@ -330,7 +349,7 @@ def check_squad(c: _Ctx) -> Iterator[Issue]:
 def _edge(c: _Ctx, kind: str, rule: str, items: list[tuple[str, str, int, int, str, str]]) -> Iterator[Issue]:
     for path, level, x, y, side, ident in items:
         lv = c.levels.get(level)
-        if lv is None or not lv.is_floor(x, y):
+        if lv is None or not lv.is_floor(x, y) or not c.ok(path) or side not in SIDE_STEP:
             continue
         dx, dy = SIDE_STEP[side]
         if lv.is_floor(x + dx, y + dy):
@@ -358,17 +377,20 @@ def check_edges(c: _Ctx) -> Iterator[Issue]:
 def check_forces(c: _Ctx) -> Iterator[Issue]:
     gs = c.m.genestealers
     entries = {e.id for e in c.m.entry_areas}
-    for j, name in enumerate(gs.starting.entry_areas):
+    starting_ok = c.ok("$.genestealers.starting")
+    for j, name in enumerate(gs.starting.entry_areas if starting_ok else ()):
         if name not in entries:
             yield Issue(
                 "REF-ENTRY",
                 f"$.genestealers.starting.entry_areas[{j}]",
                 f"starting blips name entry area {name!r}, which does not exist",
             )
-    if gs.starting.blips and not gs.starting.entry_areas:
+    if starting_ok and gs.starting.blips and not gs.starting.entry_areas:
         yield Issue("REF-ENTRY", "$.genestealers.starting", "starting blips need at least one entry area")
     for i, r in enumerate(gs.reinforcements):
         path = f"$.genestealers.reinforcements[{i}]"
+        if not c.ok(path):
+            continue
         for j, name in enumerate(r.entry_areas):
             if name not in entries:
                 yield Issue(
@@ -379,7 +401,7 @@ def check_forces(c: _Ctx) -> Iterator[Issue]:
         if r.to_turn is not None and r.to_turn < r.from_turn:
             yield Issue("REINF-TURNS", path, f"turns {r.from_turn}-{r.to_turn}: the range ends before it starts")
     capacity = sum(v * n for v, n in gs.pool.items())
-    if gs.limited is not None:
+    if gs.limited is not None and c.ok("$.genestealers.limited"):
         have = capacity if gs.limited.unit == "stealers" else sum(gs.pool.values())
         if gs.limited.total > have:
             yield Issue(
@@ -405,6 +427,9 @@ def check_random_setup(c: _Ctx) -> Iterator[Issue]:
     seen: set[tuple[str, str]] = set()
     for i, (level, code) in enumerate(rs.zones):
         path = f"$.random_setup.zones[{i}]"
+        if not c.ok(path):
+            seen.add((level, code))  # still a zone, for the counts below
+            continue
         lv = c.levels.get(level)
         if lv is None:
             yield Issue("REF-LEVEL", f"{path}.level", f"random set-up zone is on level {level!r}, which does not exist")
@@ -444,14 +469,19 @@ def check_random_setup(c: _Ctx) -> Iterator[Issue]:
 
 
 def check_victory(c: _Ctx) -> Iterator[Issue]:
+    # Conditions are JSON objects, read defensively: a caller that passes no `broken` set (the editor's
+    # placement preview) may hand over one that breaks the schema.
     objectives = {o.id for o in c.m.objectives}
     exits = {e.id for e in c.m.exits}
     for i, v in enumerate(c.m.victory):
         path = f"$.victory[{i}]"
+        if not c.ok(path):
+            continue
         kind = v.get("kind")
         if kind == "escape":
             via = v.get("via", ["exit", "chute"])
-            assert isinstance(via, list)
+            if not isinstance(via, list) or not all(isinstance(x, str) for x in via):
+                continue
             if not ((("exit" in via) and c.m.exits) or (("chute" in via) and c.m.chutes)):
                 yield Issue("VICTORY-ESCAPE", path, f"Marines escape by {' or '.join(via)}, but the mission has none")
             draw, win = v.get("draw_at"), v.get("win_at")
@@ -462,10 +492,10 @@ def check_victory(c: _Ctx) -> Iterator[Issue]:
                     "VICTORY-ESCAPE", path, f"{win} Marines must escape but the squad has {len(c.m.marines.squad)}"
                 )
         elif kind in ("objective_carried", "objective_flamed"):
-            if v.get("objective") not in objectives:
+            if not isinstance(v.get("objective"), str) or v.get("objective") not in objectives:
                 yield Issue("REF-OBJECTIVE", f"{path}.objective", f"objective {v.get('objective')!r} does not exist")
             to = v.get("to")
-            if isinstance(to, dict) and "exit" in to and to["exit"] not in exits:
+            if isinstance(to, dict) and "exit" in to and (not isinstance(to["exit"], str) or to["exit"] not in exits):
                 yield Issue("REF-EXIT", f"{path}.to", f"exit {to['exit']!r} does not exist")
         elif kind == "section_flamed":
             lv = c.levels.get(str(v.get("level")))
@@ -491,7 +521,8 @@ CHECKS = (
 )
 
 
-def placement_issues(m: Mission) -> list[Issue]:
-    """Every placement-rule and reference finding for a schema-valid mission."""
-    c = _Ctx(m)
+def placement_issues(m: Mission, broken: frozenset[str] = frozenset()) -> list[Issue]:
+    """Every placement-rule and reference finding for a well-typed mission; the checks of each object in
+    `broken` (paths of objects the schema rejects, see schema_check.SchemaReport) are skipped."""
+    c = _Ctx(m, broken)
     return [issue for check in CHECKS for issue in check(c)]

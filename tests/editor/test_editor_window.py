@@ -150,8 +150,8 @@ def test_properties_edit_goes_through_undo(window) -> None:  # type: ignore[no-u
     g = w.properties.stealer_form
     g.add_row()
     assert len(w.doc.mission.genestealers.reinforcements) == 3
-    levels = w.properties.levels_form
-    levels.list.setCurrentRow(1)
+    levels = w.levels_panel
+    levels.select("lower")
     levels.move_level(-1)
     assert w.doc.level("lower").depth == 0 and w.tabs.tabText(0).startswith("0: Lower")
     w.doc.undo_stack.undo()
@@ -226,13 +226,13 @@ def test_squad_table_and_level_list_edit_through_commands(window) -> None:  # ty
     assert w.doc.mission.marines.squad[1].rank == "archivist"
     squad.add_marine()
     assert len(w.doc.mission.marines.squad) == 6 and squad.table.rowCount() == 6
-    levels = w.properties.levels_form
+    levels = w.levels_panel
     added = levels.add_level()
     assert w.tabs.count() == 3 and w.doc.level(added.id).depth == 2
-    levels.list.setCurrentRow(2)
+    levels.select(added.id)
     levels.rename_level("Sump")
     assert w.doc.level(added.id).name == "Sump" and w.tabs.tabText(2) == "2: Sump"
-    levels.remove_level()
+    assert levels.remove_level(ask=False)
     assert w.tabs.count() == 2
     while w.doc.undo_stack.canUndo():
         w.doc.undo_stack.undo()

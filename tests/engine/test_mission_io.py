@@ -149,8 +149,9 @@ def test_schema_rejects_malformed_missions(mutate, path: str) -> None:  # type: 
     mutate(doc)
     issues = validate_document(doc)
     assert issues, "the schema let a malformed mission through"
-    assert all(i.rule == "SCHEMA" for i in issues)
-    assert path in {i.path for i in issues}
+    assert path in {i.path for i in issues if i.rule == "SCHEMA"}
+    rules = [i.rule == "SCHEMA" for i in issues]
+    assert rules == sorted(rules, reverse=True)  # schema errors first, then the placement rules on the rest
 
 
 def test_schema_issue_points_at_the_feature_square() -> None:
@@ -175,7 +176,7 @@ mission_keys = st.sampled_from(
 def test_garbage_documents_never_crash_validation(extra: dict) -> None:  # type: ignore[type-arg]
     doc = {"format": "hulkforge-mission", "version": 1, **extra}
     issues = validate_document(doc)
-    assert issues and all(i.rule == "SCHEMA" for i in issues)
+    assert any(i.rule == "SCHEMA" for i in issues)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
