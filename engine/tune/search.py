@@ -1,0 +1,267 @@
+"""`tune`: find parameter values whose Marine win rate is the target within a tolerance, at 95% confidence.
+
+One parameter: a stochastic root finder. The win rate is read at both ends of the range; then a logit secant
+(regula falsi on the log-odds, kept inside the middle of the bracket so noise cannot stall it) proposes the
+next value, and each look is a sequential test: a point gets a first batch, then more games only while its
+interval still straddles the target, or while its estimate lies inside the band and its interval does not
+yet (how many more is projected from the estimate: a point far from the target is dropped after a hundred
+games, only the answer gets the ~2,400 games that a ±2% interval needs). Several parameters: optuna's TPE
+sampler proposes points scored by their distance to the target, with the same sequential test on any point
+that lands in the band. Every point plays the same game seeds (common random numbers).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+import time
+from collections.abc import Callable
+
+from engine.sim.spec import BatchSpec
+from engine.stats.intervals import Z95, wilson
+from engine.tune.evaluate import Evaluator, PointData, TuneStopped
+from engine.tune.result import BUDGET, CANCELLED, HIT, OUT_OF_REACH, Step, TuneResult
+from engine.tune.space import TunedParam
+
+FIRST_LOOK = 100  # games of a point's first look
+# A point is dropped, or the search turns, on a 99% interval: a tune looks at many points and each point
+# several times, and one wrong turn on 95% would send the search away from the answer for good. A hit is
+# judged on the 95% interval, as promised.
+Z_TURN = 2.5758293035489004
+MAX_GROWTH = 4  # a look at most quadruples a point's games: the projection rests on a noisy estimate
+
+
+def judge(d: PointData, target: float, tol: float) -> str:
+    """The verdict of a look: hit, too high/low (the interval misses the band), above/below, or unsure."""
+    lo, hi = d.interval()
+    if d.games and lo >= target - tol and hi <= target + tol:
+        return "hit"
+    lo, hi = wilson(d.wins, d.games, Z_TURN)
+    if lo > target + tol:
+        return "too high"
+    if hi < target - tol:
+        return "too low"
+    if lo > target:
+        return "above"
+    if hi < target:
+        return "below"
+    return "unsure"
+
+
+def side(verdict: str) -> int:
+    """+1 when the rate is known to be above the target, -1 below, 0 not known."""
+    return {"too high": 1, "above": 1, "too low": -1, "below": -1}.get(verdict, 0)
+
+
+def games_needed(d: PointData, target: float, tol: float) -> int:
+    """How many games the next look gives the point: projected from its estimate, at most MAX_GROWTH times."""
+    n = max(d.played, 1)
+    p = min(max(d.rate, 0.02), 0.98)
+    gap = tol - abs(p - target)
+    # Games for a 95% half-width equal to the estimate's distance from the band's edge, plus 10% for the noise.
+    need = math.ceil(1.1 * Z95 * Z95 * p * (1 - p) / (gap * gap)) if gap > 0.002 else MAX_GROWTH * n
+    return int(min(max(need, n + FIRST_LOOK // 2), MAX_GROWTH * n))
+
+
+class Tuner:
+    """One tune: owns the evaluator and the path; `run()` returns the TuneResult."""
+
+    def __init__(self, ev: Evaluator, target: float, tol: float, seed: int,
+                 on_step: Callable[[Step], None] | None = None) -> None:
+        self.ev = ev
+        self.target = target
+        self.tol = tol
+        self.seed = seed
+        self.on_step = on_step
+        self.steps: list[Step] = []
+
+    # --- looks ------------------------------------------------------------------------------------------
+    def _record(self, d: PointData) -> Step:
+        lo, hi = d.interval()
+        s = Step(d.point, d.games, d.rate, lo, hi, judge(d, self.target, self.tol), self.ev.spent)
+        self.steps.append(s)
+        if self.on_step is not None:
+            self.on_step(s)
+        return s
+
+    def settle(self, point: tuple[float, ...], pursue: float | None = None) -> Step:
+        """Look at a point until it is a hit, or its side of the target is known and it cannot be one.
+
+        With `pursue`, a point gets more games only while its estimate is that close to the target: a search
+        over several parameters has better points to try than one on the band's edge, which would need
+        thousands of games to be confirmed or dropped.
+        """
+        d = self.ev.data(point)
+        n = max(FIRST_LOOK, d.played)
+        while True:
+            d = self.ev.ensure(point, n)
+            s = self._record(d)
+            if s.verdict == "hit" or s.verdict.startswith("too"):
+                return s
+            if pursue is not None:
+                if abs(d.rate - self.target) > pursue:
+                    return s
+            elif side(s.verdict) and abs(d.rate - self.target) > self.tol:
+                return s
+            n = games_needed(d, self.target, self.tol)
+
+    # --- one parameter ----------------------------------------------------------------------------------
+    def one(self, p: TunedParam) -> tuple[str, str]:
+        """The root finder on one parameter: (status, message)."""
+        ends = [self.settle((p.lo,)), self.settle((p.hi,))]
+        for s in ends:
+            if s.verdict == "hit":
+                return HIT, "hit"
+        sa, sb = side(ends[0].verdict), side(ends[1].verdict)
+        if sa == sb:
+            where = "above" if sa > 0 else "below"
+            return OUT_OF_REACH, (
+                f"the target {_pct(self.target)} is out of reach in {p.name}={p.label(p.lo)}..{p.label(p.hi)}: "
+                f"the Marine win rate is {where} it at both ends ({_rate(ends[0])} and {_rate(ends[1])}); "
+                f"widen the range or tune another parameter")
+        a, b = (ends[0], ends[1]) if sa < 0 else (ends[1], ends[0])  # a below the target, b above
+        resolution = 1.0 if p.integer else (p.hi - p.lo) * 1e-3
+        while True:
+            if abs(b.point[0] - a.point[0]) <= resolution:
+                a, b = sorted((a, b), key=lambda t: t.point[0])
+                return OUT_OF_REACH, (
+                    f"no value of {p.name} gives {_pct(self.target)} ± {_pct(self.tol)}: it lies between "
+                    f"{p.label(a.point[0])} ({_rate(a)}) and {p.label(b.point[0])} ({_rate(b)}); "
+                    f"tune a second parameter with it, or widen the tolerance")
+            s = self.settle((self._propose(p, a, b),))
+            if s.verdict == "hit":
+                return HIT, "hit"
+            if side(s.verdict) < 0:
+                a = s
+            else:
+                b = s
+
+    def _propose(self, p: TunedParam, a: Step, b: Step) -> float:
+        """Next value between a (below the target) and b (above): logit secant, kept in the middle 60%."""
+        def logit(s: Step) -> float:
+            q = (s.rate * s.games + 0.5) / (s.games + 1)
+            return math.log(q / (1 - q))
+
+        xa, xb = a.point[0], b.point[0]
+        la, lb, lt = logit(a), logit(b), math.log(self.target / (1 - self.target))
+        frac = (lt - la) / (lb - la) if lb != la else 0.5
+        frac = min(max(frac, 0.2), 0.8)
+        x = xa + frac * (xb - xa)
+        if p.integer:
+            lo, hi = min(xa, xb) + 1, max(xa, xb) - 1
+            x = float(min(max(round(x), lo), hi))
+        return x
+
+    # --- several parameters -----------------------------------------------------------------------------
+    def many(self, params: list[TunedParam]) -> tuple[str, str]:
+        """optuna's TPE over the box, each point scored by |rate - target|, band hits confirmed by settle."""
+        import optuna
+
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        dists: dict[str, optuna.distributions.BaseDistribution] = {
+            p.name: (optuna.distributions.IntDistribution(int(p.lo), int(p.hi)) if p.integer
+                     else optuna.distributions.FloatDistribution(p.lo, p.hi))
+            for p in params
+        }
+        sampler = optuna.samplers.TPESampler(seed=self.seed, n_startup_trials=max(6, 3 * len(params)))
+        study = optuna.create_study(direction="minimize", sampler=sampler)
+        size = math.prod(int(p.hi - p.lo) + 1 for p in params) if all(p.integer for p in params) else None
+        repeats = 0
+        while True:
+            trial = study.ask(dists)
+            point = tuple(float(trial.params[p.name]) for p in params)
+            known = self.ev.data(point).played > 0
+            s = self.settle(point, pursue=self.tol / 2) if not known else self._last(point)
+            study.tell(trial, abs(s.rate - self.target))
+            if s.verdict == "hit":
+                return HIT, "hit"
+            repeats = repeats + 1 if known else 0
+            tried = sum(1 for d in self.ev.points.values() if d.played)
+            if (size is not None and tried >= size) or repeats >= 50:
+                best = min(self._bests(), key=lambda t: abs(t.rate - self.target))
+                return OUT_OF_REACH, (
+                    f"no point of the box gives {_pct(self.target)} ± {_pct(self.tol)} "
+                    f"({'every point tried' if size is not None and tried >= size else 'the search stopped moving'}"
+                    f"; closest: {self._label(params, best.point)} at {_rate(best)})")
+
+    def _last(self, point: tuple[float, ...]) -> Step:
+        key = self.ev.key(point)
+        return next(s for s in reversed(self.steps) if s.point == key)
+
+    def _bests(self) -> list[Step]:
+        """The last look at every point."""
+        last: dict[tuple[float, ...], Step] = {}
+        for s in self.steps:
+            last[s.point] = s
+        return list(last.values())
+
+    @staticmethod
+    def _label(params: list[TunedParam], point: tuple[float, ...]) -> str:
+        return ", ".join(f"{p.name}={p.label(x)}" for p, x in zip(params, point, strict=True))
+
+    def best(self) -> Step | None:
+        """The hit if any, else the point whose estimate is nearest the target (most games breaking ties)."""
+        hits = [s for s in self.steps if s.verdict == "hit"]
+        if hits:
+            return hits[-1]
+        pool = self._bests()
+        return min(pool, key=lambda s: (abs(s.rate - self.target), -s.games)) if pool else None
+
+
+def tune(
+    base: BatchSpec,
+    params: list[TunedParam],
+    *,
+    target: float,
+    tolerance: float = 0.02,
+    budget: int = 20_000,
+    backend: str = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    cancel: threading.Event | None = None,
+    on_step: Callable[[Step], None] | None = None,
+    on_games: Callable[[int], None] | None = None,
+) -> TuneResult:
+    """Search `params` for a Marine win rate of `target` ± `tolerance`; `base.seed` seeds games and search."""
+    if not 0 < target < 1:
+        raise ValueError(f"the target must be a win rate strictly between 0 and 1, not {target}")
+    if not 0 < tolerance < 0.5:
+        raise ValueError(f"the tolerance must be between 0 and 0.5, not {tolerance}")
+    if not params:
+        raise ValueError("name at least one parameter to tune")
+    ev = Evaluator(base, params, budget=budget, backend=backend, workers=workers, scheduler=scheduler,
+                   cancel=cancel, on_games=on_games)
+    tuner = Tuner(ev, target, tolerance, base.seed, on_step)
+    began, cpu0 = time.perf_counter(), _cpu_seconds()
+    try:
+        status, message = tuner.one(params[0]) if len(params) == 1 else tuner.many(params)
+    except TuneStopped as stop:
+        status = CANCELLED if stop.reason == "cancelled" else BUDGET
+        message = ("cancelled" if status == CANCELLED else
+                   f"the budget of {budget} games ran out before a point was confirmed; give a larger --budget")
+    finally:
+        ev.close()
+    best = tuner.best()
+    if status == HIT:
+        assert best is not None
+        message = (f"{tuner._label(params, best.point)} gives {_rate(best)} over {best.games} games, inside "
+                   f"{_pct(target)} ± {_pct(tolerance)}")
+    elif status == BUDGET and best is not None:
+        message += f" (closest so far: {tuner._label(params, best.point)} at {_rate(best)})"
+    return TuneResult(params, target, tolerance, status, message, tuner.steps, best, ev.spent, ev.failed,
+                      time.perf_counter() - began, _cpu_seconds() - cpu0)
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the pool's workers, once they have exited)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _rate(s: Step) -> str:
+    return f"{_pct(s.rate)} [{_pct(s.low)}–{_pct(s.high)}] of {s.games}"
