@@ -29,6 +29,9 @@ FIRST_LOOK = 100  # games of a point's first look
 # several times, and one wrong turn on 95% would send the search away from the answer for good. A hit is
 # judged on the 95% interval, as promised.
 Z_TURN = 2.5758293035489004
+# In a search over several parameters, a point whose estimate is still outside the band after this many games
+# is set aside: a hit needs its estimate well inside.
+PURSUE_GAMES = 1600
 MAX_GROWTH = 4  # a look at most quadruples a point's games: the projection rests on a noisy estimate
 
 
@@ -88,9 +91,9 @@ class Tuner:
     def settle(self, point: tuple[float, ...], pursue: float | None = None) -> Step:
         """Look at a point until it is a hit, or its side of the target is known and it cannot be one.
 
-        With `pursue`, a point gets more games only while its estimate is that close to the target: a search
-        over several parameters has better points to try than one on the band's edge, which would need
-        thousands of games to be confirmed or dropped.
+        With `pursue`, a point gets more games only while its rate may still be that close to the target (its
+        99% interval reaches the inner band): a search over several parameters has better points to try than
+        one on the band's edge, which would need thousands of games to be confirmed or dropped.
         """
         d = self.ev.data(point)
         n = max(FIRST_LOOK, d.played)
@@ -100,8 +103,11 @@ class Tuner:
             if s.verdict == "hit" or s.verdict.startswith("too"):
                 return s
             if pursue is not None:
-                if abs(d.rate - self.target) > pursue:
+                lo, hi = wilson(d.wins, d.games, Z_TURN)
+                if hi < self.target - pursue or lo > self.target + pursue:
                     return s
+                if d.games >= PURSUE_GAMES and abs(d.rate - self.target) > self.tol:
+                    return s  # left for the end (_confirm_plausible) if nothing better turns up
             elif side(s.verdict) and abs(d.rate - self.target) > self.tol:
                 return s
             n = games_needed(d, self.target, self.tol)
@@ -178,12 +184,22 @@ class Tuner:
                 return HIT, "hit"
             repeats = repeats + 1 if known else 0
             tried = sum(1 for d in self.ev.points.values() if d.played)
-            if (size is not None and tried >= size) or repeats >= 50:
-                best = min(self._bests(), key=lambda t: abs(t.rate - self.target))
-                return OUT_OF_REACH, (
-                    f"no point of the box gives {_pct(self.target)} ± {_pct(self.tol)} "
-                    f"({'every point tried' if size is not None and tried >= size else 'the search stopped moving'}"
-                    f"; closest: {self._label(params, best.point)} at {_rate(best)})")
+            exhausted = size is not None and tried >= size
+            if exhausted or repeats >= 50:
+                return self._confirm_plausible(params, "every point tried" if exhausted else
+                                               "the search stopped moving")
+
+    def _confirm_plausible(self, params: list[TunedParam], why: str) -> tuple[str, str]:
+        """Once the search has nothing new to try: give the points that may still hit more games, nearest first."""
+        for s in sorted(self._bests(), key=lambda t: abs(t.rate - self.target)):
+            lo, hi = wilson(round(s.rate * s.games), s.games, Z_TURN)
+            if hi < self.target - self.tol or lo > self.target + self.tol:
+                continue
+            if self.settle(s.point).verdict == "hit":
+                return HIT, "hit"
+        best = min(self._bests(), key=lambda t: abs(t.rate - self.target))
+        return OUT_OF_REACH, (f"no point of the box gives {_pct(self.target)} ± {_pct(self.tol)} ({why}; "
+                              f"closest: {self._label(params, best.point)} at {_rate(best)})")
 
     def _last(self, point: tuple[float, ...]) -> Step:
         key = self.ev.key(point)
