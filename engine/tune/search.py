@@ -29,8 +29,8 @@ FIRST_LOOK = 100  # games of a point's first look
 # several times, and one wrong turn on 95% would send the search away from the answer for good. A hit is
 # judged on the 95% interval, as promised.
 Z_TURN = 2.5758293035489004
-# In a search over several parameters, a point whose estimate is still outside the band after this many games
-# is set aside: a hit needs its estimate well inside.
+# In a search over several parameters, a point whose estimate is still off the middle of the band after this many
+# games is set aside for the end: confirming one near the band's edge costs ten thousand games or more.
 PURSUE_GAMES = 1600
 MAX_GROWTH = 4  # a look at most quadruples a point's games: the projection rests on a noisy estimate
 
@@ -106,7 +106,7 @@ class Tuner:
                 lo, hi = wilson(d.wins, d.games, Z_TURN)
                 if hi < self.target - pursue or lo > self.target + pursue:
                     return s
-                if d.games >= PURSUE_GAMES and abs(d.rate - self.target) > self.tol:
+                if d.games >= PURSUE_GAMES and abs(d.rate - self.target) > pursue:
                     return s  # left for the end (_confirm_plausible) if nothing better turns up
             elif side(s.verdict) and abs(d.rate - self.target) > self.tol:
                 return s

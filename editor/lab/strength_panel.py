@@ -1,0 +1,226 @@
+"""Lab › Strength: play the mission with random, novice, heuristic and tuned players on each side and say
+whether the balance verdict holds when the players get better (engine.tune.strength)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QThread, Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from editor.lab.plots import FOREGROUND, SIDE_COLOURS, new_layout, style_plot
+from engine.sim import BatchSpec
+from engine.tune.strength import Cell, StrengthReport, pairings
+
+EMIT_SECONDS = 0.1
+
+
+class StrengthThread(QThread):
+    """Runs one strength check; each finished pairing and the games played come back by signal."""
+
+    cellDone = Signal(object)  # Cell
+    progressed = Signal(int)
+    done = Signal(object, str)  # StrengthReport or None, error
+
+    def __init__(self, base: BatchSpec, tuned: dict[str, dict[str, float]], matrix: bool, opts: dict[str, Any]) -> None:
+        super().__init__()
+        self.base, self.tuned, self.matrix, self.opts = base, tuned, matrix, opts
+        self.cancel_event = threading.Event()
+        self._games = 0
+        self._last = 0.0
+
+    def cancel(self) -> None:
+        """Stop soon; finished pairings are kept."""
+        self.cancel_event.set()
+
+    def _on_games(self, n: int) -> None:
+        self._games += n
+        now = time.perf_counter()
+        if now - self._last >= EMIT_SECONDS:
+            self._last = now
+            self.progressed.emit(self._games)
+
+    def run(self) -> None:
+        """The thread body."""
+        from engine.tune.strength import strength_check
+
+        try:
+            report = strength_check(self.base, self.tuned, matrix=self.matrix, backend=self.opts.get("backend", "local"),
+                                    workers=self.opts.get("workers"), scheduler=self.opts.get("scheduler"),
+                                    cancel=self.cancel_event, on_cell=self.cellDone.emit, on_games=self._on_games)
+        except Exception as exc:  # any failure must reach the panel
+            self.done.emit(None, f"{type(exc).__name__}: {exc}")
+            return
+        self.progressed.emit(self._games)
+        self.done.emit(report, "")
+
+
+class StrengthPanel(QWidget):
+    """A weights file for the tuned players, Run/Cancel, the matrix of Marine win rates, a chart, the verdict."""
+
+    finished = Signal(object)
+
+    def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec_source = spec_source
+        self.run_options = run_options
+        self.job: StrengthThread | None = None
+        self._old_jobs: list[StrengthThread] = []
+        self.cells: list[Cell] = []
+        self.report: StrengthReport | None = None
+        self.levels: list[str] = []
+        self.weights = QLineEdit()
+        self.weights.setPlaceholderText("weights file from hulkforge train (optional)")
+        browse = QPushButton("…")
+        browse.clicked.connect(self._browse)
+        self.full = QCheckBox("every pairing (else equal strengths only)")
+        self.full.setChecked(True)
+        self.run_button = QPushButton("Run strength check")
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress = QProgressBar()
+        self.verdict = QLabel("Games per pairing, seed and workers come from the run panel.")
+        self.verdict.setWordWrap(True)
+        self.table = QTableWidget(0, 0)
+        left = QWidget()
+        form = QFormLayout(left)
+        row = QHBoxLayout()
+        row.addWidget(self.weights, 1)
+        row.addWidget(browse)
+        form.addRow("Tuned players", row)
+        form.addRow(self.full)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        form.addRow(buttons)
+        form.addRow(self.progress)
+        form.addRow(self.verdict)
+        form.addRow(self.table)
+        self.canvas = new_layout()
+        self.plot = self.canvas.addPlot()
+        split = QSplitter()
+        split.addWidget(left)
+        split.addWidget(self.canvas)
+        split.setSizes([520, 600])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(split)
+        self._draw()
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Weights file", "", "Weights (*.json)")
+        if path:
+            self.weights.setText(path)
+
+    def start(self) -> bool:
+        """Start the check (False, with the reason shown, when it cannot)."""
+        from engine.ai.weights import load_weights_file
+
+        if self.job is not None:
+            return False
+        try:
+            tuned = load_weights_file(self.weights.text().strip()) if self.weights.text().strip() else {}
+            base = self.spec_source()
+        except ValueError as exc:
+            self.verdict.setText(f"<span style='color:#b71c1c'>{exc}</span>")
+            return False
+        opts = self.run_options()
+        self.levels = ["random", "novice", "heuristic"] + (["tuned"] if tuned else [])
+        self.cells, self.report = [], None
+        n_pairs = len(pairings(self.levels, self.full.isChecked()))
+        self.progress.setRange(0, max(1, base.games * n_pairs))
+        self.progress.setValue(0)
+        self._fill_table()
+        job = StrengthThread(base, tuned, self.full.isChecked(), opts)
+        job.cellDone.connect(self._cell)
+        job.progressed.connect(self.progress.setValue)
+        job.done.connect(self._done)
+        self.job = job
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.verdict.setText(f"Playing {n_pairs} pairings of {base.games} games…")
+        job.start()
+        return True
+
+    def cancel(self) -> None:
+        """Stop the check."""
+        if self.job is not None:
+            self.job.cancel()
+
+    def shutdown(self) -> None:
+        """Cancel and wait (the lab is closing)."""
+        if self.job is not None:
+            self.job.cancel()
+            self.job.wait(15_000)
+
+    def _cell(self, cell: Cell) -> None:
+        self.cells.append(cell)
+        self._fill_table()
+        self._draw()
+
+    def _done(self, report: StrengthReport | None, error: str) -> None:
+        job = self.job
+        self.job = None
+        if job is not None:
+            job.wait()
+            self._old_jobs.append(job)
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.report = report
+        if report is None:
+            self.verdict.setText(f"<span style='color:#b71c1c'>{error}</span>")
+        else:
+            self.verdict.setText(report.verdict() + (" (stopped early)" if report.cancelled else ""))
+        self.finished.emit(report)
+
+    def _fill_table(self) -> None:
+        lv = self.levels
+        self.table.setRowCount(len(lv))
+        self.table.setColumnCount(len(lv))
+        self.table.setVerticalHeaderLabels([f"M {x}" for x in lv])
+        self.table.setHorizontalHeaderLabels([f"GS {x}" for x in lv])
+        for c in self.cells:
+            lo, hi = c.interval()
+            item = QTableWidgetItem(f"{100 * c.rate():.1f}% [{100 * lo:.0f}–{100 * hi:.0f}]")
+            self.table.setItem(lv.index(c.marines), lv.index(c.genestealers), item)
+        self.table.resizeColumnsToContents()
+
+    def _draw(self) -> None:
+        plot = self.plot
+        plot.clear()
+        style_plot(plot, "Marine win rate at equal strength (Wilson 95%)", "players on both sides", "Marine win rate")
+        plot.setYRange(0, 1, padding=0.02)
+        diag = [c for c in self.cells if c.marines == c.genestealers]
+        diag.sort(key=lambda c: self.levels.index(c.marines))
+        if not diag:
+            return
+        x = np.array([self.levels.index(c.marines) for c in diag], dtype=float)
+        y = np.array([c.rate() for c in diag])
+        lo = np.array([c.interval()[0] for c in diag])
+        hi = np.array([c.interval()[1] for c in diag])
+        plot.addItem(pg.PlotDataItem(x, y, pen=pg.mkPen(SIDE_COLOURS["marines"], width=2), symbol="o",
+                                     symbolBrush=SIDE_COLOURS["marines"]))
+        plot.addItem(pg.ErrorBarItem(x=x, y=y, top=hi - y, bottom=y - lo, beam=0.15, pen=pg.mkPen(FOREGROUND)))
+        plot.getAxis("bottom").setTicks([[(float(i), lv) for i, lv in enumerate(self.levels)]])
