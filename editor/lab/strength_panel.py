@@ -64,7 +64,8 @@ class StrengthThread(QThread):
         from engine.tune.strength import strength_check
 
         try:
-            report = strength_check(self.base, self.tuned, matrix=self.matrix, backend=self.opts.get("backend", "local"),
+            report = strength_check(self.base, self.tuned, matrix=self.matrix,
+                                    backend=self.opts.get("backend", "local"),
                                     workers=self.opts.get("workers"), scheduler=self.opts.get("scheduler"),
                                     cancel=self.cancel_event, on_cell=self.cellDone.emit, on_games=self._on_games)
         except Exception as exc:  # any failure must reach the panel

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import Qt, QThread, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -304,7 +304,13 @@ class TunePanel(QWidget):
         t, tol = self.target.value(), self.tolerance.value()
         plot.addItem(pg.LinearRegionItem((t - tol, t + tol), orientation="horizontal", movable=False,
                                          brush=pg.mkBrush(translucent("#2e7d32", 50)), pen=pg.mkPen(None)))
-        plot.addItem(pg.InfiniteLine(t, angle=0, pen=pg.mkPen("#2e7d32", width=1, style=pg.QtCore.Qt.PenStyle.DashLine)))
+        dash = pg.mkPen("#2e7d32", width=1, style=Qt.PenStyle.DashLine)
+        plot.addItem(pg.InfiniteLine(t, angle=0, pen=dash))
+        if self.params:
+            p = self.params[0]
+            plot.setXRange(p.lo, p.hi, padding=0.05)
+            if p.integer and p.hi - p.lo <= 20:
+                plot.getAxis("bottom").setTicks([[(float(v), str(v)) for v in range(int(p.lo), int(p.hi) + 1)]])
         d = self.chart_points()
         if not len(d["x"]):
             return

@@ -98,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     for c in result.checks:
         d, lo, hi = c.diff
         verdict = "significantly better" if c.significant else "not significantly better"
-        print(f"  {c.side} win rate over {c.games} fresh games, against the start {('genestealers', 'marines')[c.side == 'genestealers']}: "
+        opponent = "marines" if c.side == "genestealers" else "genestealers"
+        print(f"  {c.side} win rate over {c.games} fresh games, against the start {opponent}: "
               f"start {pct(c.start_rate)} [{pct(c.start_ci[0])}, {pct(c.start_ci[1])}], tuned "
               f"{pct(c.tuned_rate)} [{pct(c.tuned_ci[0])}, {pct(c.tuned_ci[1])}], "
               f"{100 * d:+.1f} pts [{100 * lo:+.1f}, {100 * hi:+.1f}] paired: {verdict}")

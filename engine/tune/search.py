@@ -261,8 +261,7 @@ def tune(
     best = tuner.best()
     if status == HIT:
         assert best is not None
-        message = (f"{tuner._label(params, best.point)} gives {_rate(best)} over {best.games} games, inside "
-                   f"{_pct(target)} ± {_pct(tolerance)}")
+        message = f"{tuner._label(params, best.point)} gives {_rate(best)}, inside {_pct(target)} ± {_pct(tolerance)}"
     elif status == BUDGET and best is not None:
         message += f" (closest so far: {tuner._label(params, best.point)} at {_rate(best)})"
     return TuneResult(params, target, tolerance, status, message, tuner.steps, best, ev.spent, ev.failed,
@@ -280,4 +279,4 @@ def _pct(x: float) -> str:
 
 
 def _rate(s: Step) -> str:
-    return f"{_pct(s.rate)} [{_pct(s.low)}–{_pct(s.high)}] of {s.games}"
+    return f"{_pct(s.rate)} [{_pct(s.low)}–{_pct(s.high)}] over {s.games} games"

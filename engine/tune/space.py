@@ -48,7 +48,7 @@ class TunedParam:
     def value(self, x: float) -> int | float:
         """`x` as this parameter takes it: rounded for integer parameters, kept inside the range."""
         x = min(max(x, self.lo), self.hi)
-        return int(round(x)) if self.integer else float(x)
+        return round(x) if self.integer else float(x)
 
     def label(self, v: float) -> str:
         """A value as the path prints it."""

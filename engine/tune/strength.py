@@ -1,8 +1,9 @@
 """The strength check: how the Marine win rate moves when both sides play better, and whether the verdict holds.
 
 Every pairing of player strengths (random, novice, heuristic, tuned) plays the same game seeds. The verdict is
-robust when heuristic-vs-heuristic and tuned-vs-tuned give Marine win rates whose 95% intervals overlap: then
-a better AI does not change what the mission says; otherwise the balance depends on who plays.
+robust when heuristic-vs-heuristic and tuned-vs-tuned agree: the paired 95% interval of the difference of their
+Marine win rates holds 0. Then a better AI does not change what the mission says; otherwise the balance
+depends on who plays.
 """
 
 from __future__ import annotations
@@ -75,17 +76,17 @@ class StrengthReport:
 
     @property
     def robust(self) -> bool | None:
-        """True/False as the heuristic and tuned diagonal intervals overlap; None without both."""
-        h, t = self.cells.get(("heuristic", "heuristic")), self.cells.get(("tuned", "tuned"))
-        if h is None or t is None or not h.games or not t.games:
+        """True when heuristic and tuned (equal strengths) agree: the paired 95% interval of their difference
+        holds 0. None without both. (Paired on shared seeds, it is stricter than overlapping Wilson intervals.)"""
+        d = self.heuristic_vs_tuned()
+        if d is None:
             return None
-        (hl, hh), (tl, th) = h.interval(), t.interval()
-        return hl <= th and tl <= hh
+        return d[1] <= 0 <= d[2]
 
     def heuristic_vs_tuned(self) -> tuple[float, float, float] | None:
         """Tuned minus heuristic Marine win rate on the diagonal, paired by seed, with its 95% interval."""
         h, t = self.cells.get(("heuristic", "heuristic")), self.cells.get(("tuned", "tuned"))
-        if h is None or t is None:
+        if h is None or t is None or not h.games or not t.games:
             return None
         pairs = [(a, b) for a, b in zip(t.winners, h.winners, strict=True) if a and b]
         return paired_diff([a == "marines" for a, _ in pairs], [b == "marines" for _, b in pairs])
@@ -103,7 +104,7 @@ class StrengthReport:
         paired = f"tuned - heuristic {100 * d[0]:+.1f} pts [{100 * d[1]:+.1f}, {100 * d[2]:+.1f}] paired"
         if robust:
             return (f"Marine win rate at equal strength: {diag}. ROBUST: heuristic {_ci(h)} and tuned {_ci(t)} "
-                    f"agree within their intervals ({paired}); the verdict does not hang on the AI's strength.")
+                    f"agree ({paired}); the verdict does not hang on the AI's strength.")
         return (f"Marine win rate at equal strength: {diag}. DEPENDS ON WHO PLAYS: heuristic {_ci(h)} and tuned "
                 f"{_ci(t)} disagree ({paired}); better players would judge this mission differently.")
 

@@ -156,7 +156,7 @@ def _in_space(side: str, w: dict[str, float]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, r in SEARCH_RANGES[side].items():
         v = min(max(w[name], r.lo), r.hi)
-        out[name] = int(round(v)) if r.step is not None else v
+        out[name] = round(v) if r.step is not None else v
     return out
 
 
