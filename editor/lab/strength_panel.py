@@ -3,14 +3,13 @@ whether the balance verdict holds when the players get better (engine.tune.stren
 
 from __future__ import annotations
 
-import threading
-import time
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -27,66 +26,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.lab.engine_job import EngineJob
 from editor.lab.plots import FOREGROUND, SIDE_COLOURS, new_layout, style_plot
 from engine.sim import BatchSpec
 from engine.tune.strength import Cell, StrengthReport, pairings
-
-EMIT_SECONDS = 0.1
-
-
-class StrengthThread(QThread):
-    """Runs one strength check; each finished pairing and the games played come back by signal."""
-
-    cellDone = Signal(object)  # Cell
-    progressed = Signal(int)
-    done = Signal(object, str)  # StrengthReport or None, error
-
-    def __init__(self, base: BatchSpec, tuned: dict[str, dict[str, float]], matrix: bool, opts: dict[str, Any]) -> None:
-        super().__init__()
-        self.base, self.tuned, self.matrix, self.opts = base, tuned, matrix, opts
-        self.cancel_event = threading.Event()
-        self._games = 0
-        self._last = 0.0
-
-    def cancel(self) -> None:
-        """Stop soon; finished pairings are kept."""
-        self.cancel_event.set()
-
-    def _on_games(self, n: int) -> None:
-        self._games += n
-        now = time.perf_counter()
-        if now - self._last >= EMIT_SECONDS:
-            self._last = now
-            self.progressed.emit(self._games)
-
-    def run(self) -> None:
-        """The thread body."""
-        from engine.tune.strength import strength_check
-
-        try:
-            report = strength_check(self.base, self.tuned, matrix=self.matrix,
-                                    backend=self.opts.get("backend", "local"),
-                                    workers=self.opts.get("workers"), scheduler=self.opts.get("scheduler"),
-                                    cancel=self.cancel_event, on_cell=self.cellDone.emit, on_games=self._on_games)
-        except Exception as exc:  # any failure must reach the panel
-            self.done.emit(None, f"{type(exc).__name__}: {exc}")
-            return
-        self.progressed.emit(self._games)
-        self.done.emit(report, "")
 
 
 class StrengthPanel(QWidget):
     """A weights file for the tuned players, Run/Cancel, the matrix of Marine win rates, a chart, the verdict."""
 
     finished = Signal(object)
+    cellDone = Signal(object)  # Cell, emitted from the check's thread: queued to the GUI thread
 
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.spec_source = spec_source
         self.run_options = run_options
-        self.job: StrengthThread | None = None
-        self._old_jobs: list[StrengthThread] = []
+        self.job: EngineJob | None = None
+        self._old_jobs: list[EngineJob] = []
         self.cells: list[Cell] = []
         self.report: StrengthReport | None = None
         self.levels: list[str] = []
@@ -105,6 +63,7 @@ class StrengthPanel(QWidget):
         self.verdict = QLabel("Games per pairing, seed and workers come from the run panel.")
         self.verdict.setWordWrap(True)
         self.table = QTableWidget(0, 0)
+        self.cellDone.connect(self._cell)
         left = QWidget()
         form = QFormLayout(left)
         row = QHBoxLayout()
@@ -154,8 +113,11 @@ class StrengthPanel(QWidget):
         self.progress.setRange(0, max(1, base.games * n_pairs))
         self.progress.setValue(0)
         self._fill_table()
-        job = StrengthThread(base, tuned, self.full.isChecked(), opts)
-        job.cellDone.connect(self._cell)
+        from engine.tune.strength import strength_check
+
+        job = EngineJob(functools.partial(
+            strength_check, base, tuned, matrix=self.full.isChecked(), backend=opts.get("backend", "local"),
+            workers=opts.get("workers"), scheduler=opts.get("scheduler"), on_cell=self.cellDone.emit))
         job.progressed.connect(self.progress.setValue)
         job.done.connect(self._done)
         self.job = job

@@ -1,20 +1,19 @@
 """Lab › Tune: find the parameter values that give a target Marine win rate, with progress, cancel and a chart.
 
-The search is engine.tune.search.tune, run on a QThread; each look at a point arrives by signal and goes into
+The search is engine.tune.search.tune, run on an EngineJob thread; each look at a point arrives by signal and goes into
 the path table and the chart (win rate against the first parameter, with its 95% interval, the target band
 shaded). `add_tune_tabs(lab)` puts this panel and the strength check into the lab.
 """
 
 from __future__ import annotations
 
-import threading
-import time
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QThread, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -34,61 +33,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor.lab.engine_job import EngineJob
 from editor.lab.plots import FOREGROUND, SIDE_COLOURS, new_layout, style_plot, translucent
 from engine.sim import BatchSpec
 from engine.tune.result import Step, TuneResult
 from engine.tune.space import VALID_RANGES, TunedParam, parse_param, tunable_names
 
-EMIT_SECONDS = 0.1
 NONE = "(none)"
-
-
-class TuneThread(QThread):
-    """Runs one tune; looks, games spent and the result come back by signal."""
-
-    stepped = Signal(object)  # Step
-    progressed = Signal(int)  # games spent so far
-    done = Signal(object, str)  # TuneResult or None, error ("" when none)
-
-    def __init__(self, base: BatchSpec, params: list[TunedParam], target: float, tolerance: float, budget: int,
-                 backend: str, workers: int | None, scheduler: str | None) -> None:
-        super().__init__()
-        self.args = (base, params)
-        self.kw: dict[str, Any] = {"target": target, "tolerance": tolerance, "budget": budget, "backend": backend,
-                                   "workers": workers, "scheduler": scheduler}
-        self.cancel_event = threading.Event()
-        self._games = 0
-        self._last = 0.0
-
-    def cancel(self) -> None:
-        """Stop at the next game; the path so far is kept."""
-        self.cancel_event.set()
-
-    def _on_games(self, n: int) -> None:
-        self._games += n
-        now = time.perf_counter()
-        if now - self._last >= EMIT_SECONDS:
-            self._last = now
-            self.progressed.emit(self._games)
-
-    def run(self) -> None:
-        """The thread body."""
-        from engine.tune.search import tune
-
-        try:
-            result = tune(*self.args, **self.kw, cancel=self.cancel_event, on_step=self.stepped.emit,
-                          on_games=self._on_games)
-        except Exception as exc:  # any failure must reach the panel, never kill the thread silently
-            self.done.emit(None, f"{type(exc).__name__}: {exc}")
-            return
-        self.progressed.emit(self._games)
-        self.done.emit(result, "")
 
 
 class TunePanel(QWidget):
     """The form, the path and the chart of a tune. `spec_source` gives the base batch (mission, players, seed)."""
 
     finished = Signal(object)  # TuneResult or None
+    stepped = Signal(object)  # Step, emitted from the tune's thread: queued to the GUI thread
 
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  mission_doc: Callable[[], dict[str, Any]], parent: QWidget | None = None) -> None:
@@ -96,8 +54,8 @@ class TunePanel(QWidget):
         self.spec_source = spec_source
         self.run_options = run_options
         self.mission_doc = mission_doc
-        self.job: TuneThread | None = None
-        self._old_jobs: list[TuneThread] = []
+        self.job: EngineJob | None = None
+        self._old_jobs: list[EngineJob] = []
         self.steps: list[Step] = []
         self.result: TuneResult | None = None
         self.params: list[TunedParam] = []
@@ -144,6 +102,7 @@ class TunePanel(QWidget):
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(["values", "games", "Marines win", "95% CI", "verdict", "spent"])
         self.table.verticalHeader().setVisible(False)
+        self.stepped.connect(self._step)
 
         left = QWidget()
         form = QFormLayout(left)
@@ -199,9 +158,12 @@ class TunePanel(QWidget):
         self.save_button.setEnabled(False)
         self.progress.setRange(0, self.budget.value())
         self.progress.setValue(0)
-        job = TuneThread(base, params, self.target.value(), self.tolerance.value(), self.budget.value(),
-                         opts.get("backend", "local"), opts.get("workers"), opts.get("scheduler"))
-        job.stepped.connect(self._step)
+        from engine.tune.search import tune
+
+        job = EngineJob(functools.partial(
+            tune, base, params, target=self.target.value(), tolerance=self.tolerance.value(),
+            budget=self.budget.value(), backend=opts.get("backend", "local"), workers=opts.get("workers"),
+            scheduler=opts.get("scheduler"), on_step=self.stepped.emit))
         job.progressed.connect(self.progress.setValue)
         job.done.connect(self._done)
         self.job = job
