@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 
 from engine.sim.spec import BatchSpec
-from engine.stats.intervals import Z95, wilson
+from engine.stats.intervals import Z95, paired_diff, wilson
 from engine.tune.evaluate import Evaluator, PointData, TuneStopped
 from engine.tune.result import BUDGET, CANCELLED, HIT, OUT_OF_REACH, Step, TuneResult
 from engine.tune.space import TunedParam
@@ -103,7 +103,7 @@ class Tuner:
             if s.verdict == "hit" or s.verdict.startswith("too"):
                 return s
             if pursue is not None:
-                lo, hi = wilson(d.wins, d.games, Z_TURN)
+                lo, hi = self.reach(d)
                 if hi < self.target - pursue or lo > self.target + pursue:
                     return s
                 if d.games >= PURSUE_GAMES and abs(d.rate - self.target) > pursue:
@@ -111,6 +111,26 @@ class Tuner:
             elif side(s.verdict) and abs(d.rate - self.target) > self.tol:
                 return s
             n = games_needed(d, self.target, self.tol)
+
+    def reach(self, d: PointData) -> tuple[float, float]:
+        """Where the point's win rate may be (99%): its own interval, or, when a point already played on many
+        more of the same seeds, that point's rate plus the paired difference on the seeds both played, if
+        that is narrower. Shared seeds make the difference far less noisy than either rate: a point that
+        merely shares the first seeds' luck with a known one is seen through after a few hundred games."""
+        own = wilson(d.wins, d.games, Z_TURN)
+        refs = [r for r in self.ev.points.values() if r is not d and r.games >= 4 * max(d.played, 1)]
+        if not refs or not d.games:
+            return own
+        ref = max(refs, key=lambda r: r.games)
+        pairs = [(x, y) for x, y in zip(d.outcomes, ref.outcomes[:d.played], strict=True) if x and y]
+        diff, dlo, dhi = paired_diff([x == 1 for x, _ in pairs], [y == 1 for _, y in pairs], Z_TURN)
+        rlo, rhi = wilson(ref.wins, ref.games, Z_TURN)
+        est = ref.rate + diff
+        # The two errors are independent (the reference's other seeds, the difference on the shared ones):
+        # their half-widths add in quadrature, as in Newcombe's intervals.
+        lo = est - math.hypot(ref.rate - rlo, diff - dlo)
+        hi = est + math.hypot(rhi - ref.rate, dhi - diff)
+        return (lo, hi) if hi - lo < own[1] - own[0] else own
 
     # --- one parameter ----------------------------------------------------------------------------------
     def one(self, p: TunedParam) -> tuple[str, str]:

@@ -107,3 +107,21 @@ def test_bad_parameters_are_refused_with_the_reason(text: str, message: str) -> 
 def test_a_parameter_without_range_gets_its_default_range() -> None:
     assert parse_param("reinforcements.per_turn") == TunedParam("reinforcements.per_turn", 0, 6)
     assert parse_param("turn_cap=5..20") == TunedParam("turn_cap", 5, 20)
+
+
+def test_shared_seeds_narrow_what_a_new_point_may_be_through_a_known_one() -> None:
+    from engine.stats.intervals import wilson
+    from engine.tune.evaluate import Evaluator
+    from engine.tune.search import Z_TURN, Tuner
+
+    ev = Evaluator(coin_spec(), [PER_TURN], budget=10_000, workers=1)
+    try:
+        ev.ensure((5.0,), 1600)  # 50%: played deep
+        new = ev.ensure((4.0,), 100)  # 62%: the same coins, so the two differ only where 0.5 <= u < 0.62
+        tuner = Tuner(ev, 0.5, 0.02, seed=1)
+        lo, hi = tuner.reach(new)
+        own_lo, own_hi = wilson(new.wins, new.games, Z_TURN)  # what the point alone says, at the same 99%
+        assert hi - lo < 0.75 * (own_hi - own_lo)
+        assert lo <= 0.62 <= hi
+    finally:
+        ev.close()
