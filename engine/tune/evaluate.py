@@ -124,20 +124,20 @@ class Evaluator:
         indices = list(range(start, start + want))
         d.outcomes.extend(bytes(want))
         status = RunStatus()
-        got = 0
+        got: set[int] = set()
         for rec in iter_batch(self.spec(d.point, start + want), backend=self.backend, workers=self.workers,
                               scheduler=self._scheduler(), cancel=self.cancel, status=status,
                               pool=self._local_pool(), indices=indices):
             d.outcomes[rec.index] = _CODE.get(rec.winner or "", 0)
             self.failed += rec.winner is None
-            got += 1
+            got.add(rec.index)
             if self.on_games is not None:
                 self.on_games(1)
-        self.spent += got
-        if got < want:
-            # Cancelled midway: the games that did not finish are dropped so the point stays a prefix of indices.
-            played = {i for i in indices if d.outcomes[i]}
-            keep = start + next((j for j, i in enumerate(indices) if i not in played), want)
+        self.spent += len(got)
+        if len(got) < want:
+            # Cancelled midway: the games after the first missing one are dropped, so a point's games stay
+            # indices 0..n-1 (what the shared-seed comparisons assume).
+            keep = start + next((j for j, i in enumerate(indices) if i not in got), want)
             del d.outcomes[keep:]
             raise TuneStopped("cancelled" if self.cancel is not None and self.cancel.is_set() else
                               (status.stopped or "cancelled"))

@@ -125,3 +125,36 @@ def test_shared_seeds_narrow_what_a_new_point_may_be_through_a_known_one() -> No
         assert lo <= 0.62 <= hi
     finally:
         ev.close()
+
+
+def test_dask_gives_the_same_path_as_the_local_pool() -> None:
+    pytest.importorskip("distributed")
+    few = TunedParam("reinforcements.per_turn", 0, 3)
+    local = tune(coin_spec(), [few], target=0.5, workers=1)
+    dask = tune(coin_spec(), [few], target=0.5, workers=1, backend="dask")
+    assert dask.status == local.status == OUT_OF_REACH
+    assert dask.steps == local.steps
+
+
+def test_a_cancel_midway_keeps_each_point_a_prefix_of_game_indices() -> None:
+    from engine.tune.evaluate import Evaluator, TuneStopped
+
+    cancel = threading.Event()
+    seen = []
+
+    def count(n: int) -> None:
+        seen.append(n)
+        if len(seen) == 150:
+            cancel.set()
+
+    ev = Evaluator(coin_spec(), [PER_TURN], budget=10_000, workers=2, cancel=cancel, on_games=count)
+    try:
+        ev.ensure((5.0,), 100)
+        with pytest.raises(TuneStopped, match="cancelled"):
+            ev.ensure((5.0,), 400)
+        d = ev.data((5.0,))
+        assert 100 <= d.played < 400
+        assert 0 not in d.outcomes  # every kept index has its game (the coin game never fails)
+        assert ev.spent >= d.played
+    finally:
+        ev.close()
