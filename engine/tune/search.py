@@ -217,7 +217,7 @@ class Tuner:
                 continue
             if self.settle(s.point).verdict == "hit":
                 return HIT, "hit"
-        best = min(self._bests(), key=lambda t: abs(t.rate - self.target))
+        best = min(self._bests(), key=self._miss)
         return OUT_OF_REACH, (f"no point of the box gives {_pct(self.target)} ± {_pct(self.tol)} ({why}; "
                               f"closest: {self._label(params, best.point)} at {_rate(best)})")
 
@@ -237,12 +237,17 @@ class Tuner:
         return ", ".join(f"{p.name}={p.label(x)}" for p, x in zip(params, point, strict=True))
 
     def best(self) -> Step | None:
-        """The hit if any, else the point whose estimate is nearest the target (most games breaking ties)."""
+        """The hit if any, else the point whose interval reaches least far from the target."""
         hits = [s for s in self.steps if s.verdict == "hit"]
         if hits:
             return hits[-1]
         pool = self._bests()
-        return min(pool, key=lambda s: (abs(s.rate - self.target), -s.games)) if pool else None
+        return min(pool, key=self._miss) if pool else None
+
+    def _miss(self, s: Step) -> tuple[float, int]:
+        """How far a point's 95% interval reaches from the target: the closest point is the one surest to be
+        near it, not a point whose estimate of a hundred games happens to fall on it."""
+        return max(abs(s.low - self.target), abs(s.high - self.target)), -s.games
 
 
 def tune(
