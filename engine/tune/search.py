@@ -88,15 +88,18 @@ class Tuner:
             self.on_step(s)
         return s
 
-    def settle(self, point: tuple[float, ...], pursue: float | None = None) -> Step:
+    def settle(self, point: tuple[float, ...], pursue: float | None = None, set_aside: bool = True) -> Step:
         """Look at a point until it is a hit, or its side of the target is known and it cannot be one.
 
         With `pursue`, a point gets more games only while its rate may still be that close to the target (its
         99% interval reaches the inner band): a search over several parameters has better points to try than
-        one on the band's edge, which would need thousands of games to be confirmed or dropped.
+        one on the band's edge, which would need thousands of games to be confirmed or dropped. With
+        `set_aside`, a point still off the middle of the band after PURSUE_GAMES is left for the end
+        (`_confirm_plausible`), its side taken from its estimate, if nothing better turns up.
         """
         d = self.ev.data(point)
         n = max(FIRST_LOOK, d.played)
+        inner = self.tol / 2 if pursue is None else pursue
         while True:
             d = self.ev.ensure(point, n)
             s = self._record(d)
@@ -106,11 +109,15 @@ class Tuner:
                 lo, hi = self.reach(d)
                 if hi < self.target - pursue or lo > self.target + pursue:
                     return s
-                if d.games >= PURSUE_GAMES and abs(d.rate - self.target) > pursue:
-                    return s  # left for the end (_confirm_plausible) if nothing better turns up
             elif side(s.verdict) and abs(d.rate - self.target) > self.tol:
                 return s
+            if set_aside and d.games >= PURSUE_GAMES and abs(d.rate - self.target) > inner:
+                return s
             n = games_needed(d, self.target, self.tol)
+
+    def leaning(self, s: Step) -> int:
+        """The side of the target a look puts its point on: known at 99%, else the estimate's."""
+        return side(s.verdict) or (1 if s.rate >= self.target else -1)
 
     def reach(self, d: PointData) -> tuple[float, float]:
         """Where the point's win rate may be (99%): its own interval, or, when a point already played on many
@@ -139,9 +146,12 @@ class Tuner:
         for s in ends:
             if s.verdict == "hit":
                 return HIT, "hit"
-        sa, sb = side(ends[0].verdict), side(ends[1].verdict)
+        sa, sb = self.leaning(ends[0]), self.leaning(ends[1])
         if sa == sb:
             where = "above" if sa > 0 else "below"
+            status, message = self._confirm_plausible([p], "")
+            if status == HIT:
+                return status, message
             return OUT_OF_REACH, (
                 f"the target {_pct(self.target)} is out of reach in {p.name}={p.label(p.lo)}..{p.label(p.hi)}: "
                 f"the Marine win rate is {where} it at both ends ({_rate(ends[0])} and {_rate(ends[1])}); "
@@ -150,7 +160,10 @@ class Tuner:
         resolution = 1.0 if p.integer else (p.hi - p.lo) * 1e-3
         while True:
             if abs(b.point[0] - a.point[0]) <= resolution:
-                a, b = sorted((a, b), key=lambda t: t.point[0])
+                status, message = self._confirm_plausible([p], "")
+                if status == HIT:
+                    return status, message
+                a, b = sorted((self._last(a.point), self._last(b.point)), key=lambda t: t.point[0])
                 return OUT_OF_REACH, (
                     f"no value of {p.name} gives {_pct(self.target)} ± {_pct(self.tol)}: it lies between "
                     f"{p.label(a.point[0])} ({_rate(a)}) and {p.label(b.point[0])} ({_rate(b)}); "
@@ -158,7 +171,7 @@ class Tuner:
             s = self.settle((self._propose(p, a, b),))
             if s.verdict == "hit":
                 return HIT, "hit"
-            if side(s.verdict) < 0:
+            if self.leaning(s) < 0:
                 a = s
             else:
                 b = s
@@ -210,12 +223,13 @@ class Tuner:
                                                "the search stopped moving")
 
     def _confirm_plausible(self, params: list[TunedParam], why: str) -> tuple[str, str]:
-        """Once the search has nothing new to try: give the points that may still hit more games, nearest first."""
-        for s in sorted(self._bests(), key=lambda t: abs(t.rate - self.target)):
+        """Once the search has nothing new to try: give the points that may still hit more games, those whose
+        interval reaches least far from the target first."""
+        for s in sorted(self._bests(), key=self._miss):
             lo, hi = wilson(round(s.rate * s.games), s.games, Z_TURN)
             if hi < self.target - self.tol or lo > self.target + self.tol:
                 continue
-            if self.settle(s.point).verdict == "hit":
+            if self.settle(s.point, set_aside=False).verdict == "hit":
                 return HIT, "hit"
         best = min(self._bests(), key=self._miss)
         return OUT_OF_REACH, (f"no point of the box gives {_pct(self.target)} ± {_pct(self.tol)} ({why}; "
