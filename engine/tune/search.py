@@ -32,6 +32,7 @@ Z_TURN = 2.5758293035489004
 # In a search over several parameters, a point whose estimate is still off the middle of the band after this many
 # games is set aside for the end: confirming one near the band's edge costs ten thousand games or more.
 PURSUE_GAMES = 1600
+PRECISE = 2 * Z_TURN * math.sqrt(0.25 / PURSUE_GAMES)  # width of the 99% interval of PURSUE_GAMES games at 50%
 MAX_GROWTH = 4  # a look at most quadruples a point's games: the projection rests on a noisy estimate
 
 
@@ -111,7 +112,7 @@ class Tuner:
                     return s
             elif side(s.verdict) and abs(d.rate - self.target) > self.tol:
                 return s
-            if set_aside and d.games >= PURSUE_GAMES and abs(d.rate - self.target) > inner:
+            if set_aside and self._off_middle(d, inner):
                 return s
             n = games_needed(d, self.target, self.tol)
 
@@ -120,14 +121,22 @@ class Tuner:
         return side(s.verdict) or (1 if s.rate >= self.target else -1)
 
     def reach(self, d: PointData) -> tuple[float, float]:
-        """Where the point's win rate may be (99%): its own interval, or, when a point already played on many
-        more of the same seeds, that point's rate plus the paired difference on the seeds both played, if
-        that is narrower. Shared seeds make the difference far less noisy than either rate: a point that
-        merely shares the first seeds' luck with a known one is seen through after a few hundred games."""
+        """Where the point's win rate may be (99%): its own interval, or the shared-seed estimate's (`through`)
+        if that is narrower."""
         own = wilson(d.wins, d.games, Z_TURN)
+        cv = self.through(d)
+        return (cv[1], cv[2]) if cv is not None and cv[2] - cv[1] < own[1] - own[0] else own
+
+    def through(self, d: PointData) -> tuple[float, float, float] | None:
+        """The point's rate read through the point played deepest on the same seeds (at least 4 times as many
+        games): that point's rate plus the paired difference on the seeds both played, with a 99% interval.
+
+        Shared seeds make the difference far less noisy than either rate: a point that merely shares the first
+        seeds' luck with a known one is seen through after a few hundred games (a control variate).
+        """
         refs = [r for r in self.ev.points.values() if r is not d and r.games >= 4 * max(d.played, 1)]
         if not refs or not d.games:
-            return own
+            return None
         ref = max(refs, key=lambda r: r.games)
         pairs = [(x, y) for x, y in zip(d.outcomes, ref.outcomes[:d.played], strict=True) if x and y]
         diff, dlo, dhi = paired_diff([x == 1 for x, _ in pairs], [y == 1 for _, y in pairs], Z_TURN)
@@ -135,9 +144,15 @@ class Tuner:
         est = ref.rate + diff
         # The two errors are independent (the reference's other seeds, the difference on the shared ones):
         # their half-widths add in quadrature, as in Newcombe's intervals.
-        lo = est - math.hypot(ref.rate - rlo, diff - dlo)
-        hi = est + math.hypot(rhi - ref.rate, dhi - diff)
-        return (lo, hi) if hi - lo < own[1] - own[0] else own
+        return est, est - math.hypot(ref.rate - rlo, diff - dlo), est + math.hypot(rhi - ref.rate, dhi - diff)
+
+    def _off_middle(self, d: PointData, inner: float) -> bool:
+        """Known well enough to be off the middle of the band: after PURSUE_GAMES games, or sooner when the
+        shared-seed estimate is as precise as PURSUE_GAMES games would make it."""
+        if d.games >= PURSUE_GAMES:
+            return abs(d.rate - self.target) > inner
+        cv = self.through(d)
+        return cv is not None and cv[2] - cv[1] <= PRECISE and abs(cv[0] - self.target) > inner
 
     # --- one parameter ----------------------------------------------------------------------------------
     def one(self, p: TunedParam) -> tuple[str, str]:
