@@ -32,7 +32,6 @@ Z_TURN = 2.5758293035489004
 # In a search over several parameters, a point whose estimate is still off the middle of the band after this many
 # games is set aside for the end: confirming one near the band's edge costs ten thousand games or more.
 PURSUE_GAMES = 1600
-PRECISE = 2 * Z_TURN * math.sqrt(0.25 / PURSUE_GAMES)  # width of the 99% interval of PURSUE_GAMES games at 50%
 MAX_GROWTH = 4  # a look at most quadruples a point's games: the projection rests on a noisy estimate
 
 
@@ -147,12 +146,19 @@ class Tuner:
         return est, est - math.hypot(ref.rate - rlo, diff - dlo), est + math.hypot(rhi - ref.rate, dhi - diff)
 
     def _off_middle(self, d: PointData, inner: float) -> bool:
-        """Known well enough to be off the middle of the band: after PURSUE_GAMES games, or sooner when the
-        shared-seed estimate is as precise as PURSUE_GAMES games would make it."""
+        """Known well enough to be off the middle of the band: after PURSUE_GAMES games, or sooner when its
+        shared-seed estimate is about as precise as the deep point it is read through, itself past PURSUE_GAMES."""
         if d.games >= PURSUE_GAMES:
             return abs(d.rate - self.target) > inner
         cv = self.through(d)
-        return cv is not None and cv[2] - cv[1] <= PRECISE and abs(cv[0] - self.target) > inner
+        if cv is None:
+            return False
+        ref = max((r for r in self.ev.points.values() if r is not d), key=lambda r: r.games)
+        rlo, rhi = wilson(ref.wins, ref.games, Z_TURN)
+        # As precise as the deep point itself (the difference adds at most 15% to its interval): the point plays
+        # like it, and is judged as it was.
+        return (ref.games >= PURSUE_GAMES and cv[2] - cv[1] <= 1.15 * (rhi - rlo)
+                and abs(cv[0] - self.target) > inner)
 
     # --- one parameter ----------------------------------------------------------------------------------
     def one(self, p: TunedParam) -> tuple[str, str]:

@@ -158,3 +158,21 @@ def test_a_cancel_midway_keeps_each_point_a_prefix_of_game_indices() -> None:
         assert ev.spent >= d.played
     finally:
         ev.close()
+
+
+def test_a_point_that_plays_like_a_deep_one_off_the_middle_is_set_aside_early() -> None:
+    from engine.tune.evaluate import Evaluator
+    from engine.tune.search import PURSUE_GAMES, Tuner
+
+    # Every value of the cap plays about 45%: the coins differ only on the few seeds with 0.45 <= u < 0.455.
+    cap = TunedParam("genestealers.model_cap", 0, 11)
+    spec = BatchSpec(games=0, seed=1, runner="fake",
+                     runner_args={"win_curve": [0.45] * 6 + [0.455] * 6, "curve_param": "genestealers.model_cap"})
+    ev = Evaluator(spec, [cap], budget=10_000, workers=1)
+    try:
+        deep = ev.ensure((11.0,), PURSUE_GAMES)
+        assert abs(deep.rate - 0.5) > 0.01  # off the middle of 50 ± 2, not out of the band
+        s = Tuner(ev, 0.5, 0.02, seed=1).settle((5.0,))
+        assert s.games == 400  # a look of 1,600 games would have been spent without the shared-seed estimate
+    finally:
+        ev.close()
