@@ -5,9 +5,11 @@ One parameter: a stochastic root finder. The win rate is read at both ends of th
 next value, and each look is a sequential test: a point gets a first batch, then more games only while its
 interval still straddles the target, or while its estimate lies inside the band and its interval does not
 yet (how many more is projected from the estimate: a point far from the target is dropped after a hundred
-games, only the answer gets the ~2,400 games that a ±2% interval needs). Several parameters: optuna's TPE
-sampler proposes points scored by their distance to the target, with the same sequential test on any point
-that lands in the band. Every point plays the same game seeds (common random numbers).
+games, only the answer gets the ~2,400 games that a ±2% interval needs; a value still off the middle of the band
+after 1,600 games is set aside for the end). Several parameters: optuna's TPE sampler proposes points scored
+by their distance to the target, with the same sequential test on any point that may land in the band. Every
+point plays the same game seeds (common random numbers), so a new point is also read through a deeper one: its
+rate plus the paired difference on the seeds both played (docs/balance.md).
 """
 
 from __future__ import annotations
