@@ -59,6 +59,7 @@ class TunePanel(QWidget):
         self.steps: list[Step] = []
         self.result: TuneResult | None = None
         self.params: list[TunedParam] = []
+        self.base: BatchSpec | None = None  # the batch of the last tune: its fixed settings go into a saved mission
 
         names = tunable_names()
         self.param1 = QComboBox()
@@ -153,7 +154,7 @@ class TunePanel(QWidget):
             self._message(str(exc), error=True)
             return False
         opts = self.run_options()
-        self.params, self.steps, self.result = params, [], None
+        self.params, self.steps, self.result, self.base = params, [], None, base
         self.table.setRowCount(0)
         self.save_button.setEnabled(False)
         self.progress.setRange(0, self.budget.value())
@@ -227,13 +228,16 @@ class TunePanel(QWidget):
             self.save_to(path)
 
     def save_to(self, path: str) -> bool:
-        """Write the mission as edited, with the tuned values, to `path` (atomic; refused if it breaks a rule)."""
+        """Write the mission as edited, with the run panel's settings the tune played and the tuned values, to
+        `path` (atomic; refused if it breaks a rule)."""
         from engine.commands.tune import write_tuned
 
         if self.result is None or not self.result.ok:
             return False
         try:
-            ok = write_tuned(self.mission_doc(), self.result, path)
+            base = self.base
+            ok = write_tuned(self.mission_doc(), self.result, path, base.options if base else None,
+                             base.mission_params if base else None)
         except OSError as exc:
             self._message(f"{path}: cannot write: {exc}", error=True)
             return False

@@ -52,6 +52,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.mission import read_document
     from engine.sim.cli_support import parse_value
     from engine.tune.search import tune
     from engine.tune.space import parse_param
@@ -110,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
     written = False
     if result.ok and out:
         try:
-            written = write_tuned(base.mission_doc or {}, result, out)
+            written = write_tuned(read_document(base.mission or ""), result, out, base.options,
+                                  base.mission_params)
         except OSError as exc:
             print(f"hulkforge tune: {out}: cannot write: {exc}", file=sys.stderr)
             return 2
@@ -133,14 +135,16 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def write_tuned(doc: dict[str, Any], result: Any, path: str) -> bool:
-    """Write the mission with the tuned values, atomically, if it still passes validation (else False)."""
+def write_tuned(doc: dict[str, Any], result: Any, path: str, options: dict[str, Any] | None = None,
+                mission_params: dict[str, Any] | None = None) -> bool:
+    """Write the mission with the settings held fixed (`options`, `mission_params`: the games were played with
+    them) and the tuned values, atomically, if it still passes validation (else False)."""
     from engine.mission import has_errors, mission_dumps, mission_from_dict, validate_document
     from engine.mission.io import atomic_write_text
     from engine.tune.space import tuned_document
 
     assert result.best is not None
-    tuned = tuned_document(doc, result.params, result.best.point)
+    tuned = tuned_document(doc, result.params, result.best.point, options, mission_params)
     if has_errors(validate_document(tuned)):
         return False
     atomic_write_text(path, mission_dumps(mission_from_dict(tuned)))

@@ -103,8 +103,11 @@ class Tuner:
         n = max(FIRST_LOOK, d.played)
         inner = self.tol / 2 if pursue is None else pursue
         while True:
+            before = d.played
             d = self.ev.ensure(point, n)
-            s = self._record(d)
+            # A point taken up again (set aside earlier) is not looked at twice before it gets more games.
+            seen = d.played == before and any(t.point == d.point and t.games == d.games for t in self.steps)
+            s = self._last(d.point) if seen else self._record(d)
             if s.verdict == "hit" or s.verdict.startswith("too"):
                 return s
             if pursue is not None:

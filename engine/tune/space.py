@@ -96,11 +96,15 @@ def split_values(params: list[TunedParam], point: tuple[float, ...]) -> tuple[di
     return options, mparams
 
 
-def tuned_document(doc: dict[str, Any], params: list[TunedParam], point: tuple[float, ...]) -> dict[str, Any]:
-    """The mission document with the point's values written into it (options and mission parameters)."""
+def tuned_document(doc: dict[str, Any], params: list[TunedParam], point: tuple[float, ...],
+                   fixed_options: dict[str, Any] | None = None,
+                   fixed_params: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The mission document with the fixed settings and the point's values written into it."""
     from engine.mission import mission_from_dict, mission_to_dict
 
     options, mparams = split_values(params, point)
+    options = {**(fixed_options or {}), **options}
+    mparams = {**(fixed_params or {}), **mparams}
     mission = apply_mission_params(mission_from_dict(copy.deepcopy(doc)), mparams)
     out = mission_to_dict(mission)
     if options:

@@ -66,3 +66,17 @@ def test_the_tuned_mission_has_the_values_and_passes_validation(tmp_path: Path) 
     assert write_tuned(doc, result, str(out))
     assert read_document(out) == tuned
     assert out.read_text(encoding="utf-8").count("\n") > 40  # the one-row-per-line text form, like the samples
+
+
+def test_a_hit_writes_the_mission_with_the_fixed_settings_and_the_tuned_value(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "tuned.json"
+    code, text, _ = run_cli(capsys, "tune", "tutorial", "--target", "0.6", "--tolerance", "0.05", "--param",
+                            "reinforcements.per_turn=0..4", "--set", "turn_cap=40", "--set", "marines.psi_points=7",
+                            "--workers", "2", "-o", str(out))
+    assert code == 0, text
+    assert "hit: reinforcements.per_turn=" in text and f"tuned mission written to {out}" in text
+    doc = read_document(out)
+    value = int(text.split("hit: reinforcements.per_turn=")[1].split()[0])
+    assert {r["per_turn"] for r in doc["genestealers"]["reinforcements"]} == {value}
+    assert doc["options"]["turn_cap"] == 40 and doc["marines"]["psi_points"] == 7
