@@ -19,20 +19,18 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
-from editor.lab.engine_job import EngineJob
-from editor.lab.plots import FOREGROUND, SIDE_COLOURS, new_layout, style_plot
+from editor.lab.engine_job import EngineJob, JobPanel
+from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot
 from engine.sim import BatchSpec
 from engine.tune.strength import Cell, StrengthReport, pairings
 
 
-class StrengthPanel(QWidget):
+class StrengthPanel(JobPanel):
     """A weights file for the tuned players, Run/Cancel, the matrix of Marine win rates, a chart, the verdict."""
 
     finished = Signal(object)
@@ -40,11 +38,9 @@ class StrengthPanel(QWidget):
 
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("Run strength check", parent)
         self.spec_source = spec_source
         self.run_options = run_options
-        self.job: EngineJob | None = None
-        self._old_jobs: list[EngineJob] = []
         self.cells: list[Cell] = []
         self.report: StrengthReport | None = None
         self.levels: list[str] = []
@@ -54,11 +50,6 @@ class StrengthPanel(QWidget):
         browse.clicked.connect(self._browse)
         self.full = QCheckBox("every pairing (else equal strengths only)")
         self.full.setChecked(True)
-        self.run_button = QPushButton("Run strength check")
-        self.run_button.clicked.connect(self.start)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.cancel)
         self.progress = QProgressBar()
         self.verdict = QLabel("Games per pairing, seed and workers come from the run panel.")
         self.verdict.setWordWrap(True)
@@ -78,15 +69,7 @@ class StrengthPanel(QWidget):
         form.addRow(self.progress)
         form.addRow(self.verdict)
         form.addRow(self.table)
-        self.canvas = new_layout()
-        self.plot = self.canvas.addPlot()
-        split = QSplitter()
-        split.addWidget(left)
-        split.addWidget(self.canvas)
-        split.setSizes([520, 600])
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(split)
+        self.place(left, 520)
         self._draw()
 
     def _browse(self) -> None:
@@ -120,23 +103,9 @@ class StrengthPanel(QWidget):
             workers=opts.get("workers"), scheduler=opts.get("scheduler"), on_cell=self.cellDone.emit))
         job.progressed.connect(self.progress.setValue)
         job.done.connect(self._done)
-        self.job = job
-        self.run_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
         self.verdict.setText(f"Playing {n_pairs} pairings of {base.games} games…")
-        job.start()
+        self.launch(job)
         return True
-
-    def cancel(self) -> None:
-        """Stop the check."""
-        if self.job is not None:
-            self.job.cancel()
-
-    def shutdown(self) -> None:
-        """Cancel and wait (the lab is closing)."""
-        if self.job is not None:
-            self.job.cancel()
-            self.job.wait(15_000)
 
     def _cell(self, cell: Cell) -> None:
         self.cells.append(cell)
@@ -144,13 +113,7 @@ class StrengthPanel(QWidget):
         self._draw()
 
     def _done(self, report: StrengthReport | None, error: str) -> None:
-        job = self.job
-        self.job = None
-        if job is not None:
-            job.wait()
-            self._old_jobs.append(job)
-        self.run_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
+        self.job_ended()
         self.report = report
         if report is None:
             self.verdict.setText(f"<span style='color:#b71c1c'>{error}</span>")

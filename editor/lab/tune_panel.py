@@ -26,15 +26,13 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
-from editor.lab.engine_job import EngineJob
-from editor.lab.plots import FOREGROUND, SIDE_COLOURS, new_layout, style_plot, translucent
+from editor.lab.engine_job import EngineJob, JobPanel
+from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot, translucent
 from engine.sim import BatchSpec
 from engine.tune.result import Step, TuneResult
 from engine.tune.space import VALID_RANGES, TunedParam, parse_param, tunable_names
@@ -42,7 +40,7 @@ from engine.tune.space import VALID_RANGES, TunedParam, parse_param, tunable_nam
 NONE = "(none)"
 
 
-class TunePanel(QWidget):
+class TunePanel(JobPanel):
     """The form, the path and the chart of a tune. `spec_source` gives the base batch (mission, players, seed)."""
 
     finished = Signal(object)  # TuneResult or None
@@ -50,12 +48,10 @@ class TunePanel(QWidget):
 
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  mission_doc: Callable[[], dict[str, Any]], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("Tune", parent)
         self.spec_source = spec_source
         self.run_options = run_options
         self.mission_doc = mission_doc
-        self.job: EngineJob | None = None
-        self._old_jobs: list[EngineJob] = []
         self.steps: list[Step] = []
         self.result: TuneResult | None = None
         self.params: list[TunedParam] = []
@@ -88,12 +84,7 @@ class TunePanel(QWidget):
         self.budget.setRange(100, 10_000_000)
         self.budget.setSingleStep(1000)
         self.budget.setValue(20_000)
-        self.run_button = QPushButton("Tune")
         self.run_button.setToolTip("Search for values whose Marine win rate is the target ± tolerance at 95%")
-        self.run_button.clicked.connect(self.start)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(self.cancel)
         self.save_button = QPushButton("Save tuned mission…")
         self.save_button.setEnabled(False)
         self.save_button.clicked.connect(self._save)
@@ -121,16 +112,7 @@ class TunePanel(QWidget):
         form.addRow(self.progress)
         form.addRow(self.status)
         form.addRow(self.table)
-
-        self.canvas = new_layout()
-        self.plot = self.canvas.addPlot()
-        split = QSplitter()
-        split.addWidget(left)
-        split.addWidget(self.canvas)
-        split.setSizes([420, 700])
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(split)
+        self.place(left, 420)
         self._draw()
 
     # --- running --------------------------------------------------------------------------------------
@@ -167,26 +149,17 @@ class TunePanel(QWidget):
             scheduler=opts.get("scheduler"), on_step=self.stepped.emit))
         job.progressed.connect(self.progress.setValue)
         job.done.connect(self._done)
-        self.job = job
-        self.run_button.setEnabled(False)
-        self.cancel_button.setEnabled(True)
         self._message(f"Tuning {', '.join(p.name for p in params)} to {100 * self.target.value():.1f}% ± "
                       f"{100 * self.tolerance.value():.1f}%…")
         self._draw()
-        job.start()
+        self.launch(job)
         return True
 
     def cancel(self) -> None:
         """Stop the running tune (the path so far stays)."""
         if self.job is not None:
-            self.job.cancel()
+            super().cancel()
             self._message("Cancelling…")
-
-    def shutdown(self) -> None:
-        """Cancel and wait (the lab is closing)."""
-        if self.job is not None:
-            self.job.cancel()
-            self.job.wait(15_000)
 
     def _step(self, s: Step) -> None:
         self.steps.append(s)
@@ -200,13 +173,7 @@ class TunePanel(QWidget):
         self._draw()
 
     def _done(self, result: TuneResult | None, error: str) -> None:
-        job = self.job
-        self.job = None
-        if job is not None:
-            job.wait()
-            self._old_jobs.append(job)  # kept, not deleteLater'd: see LabWidget._job_done
-        self.run_button.setEnabled(True)
-        self.cancel_button.setEnabled(False)
+        self.job_ended()
         self.result = result
         if result is None:
             self._message(error, error=True)
