@@ -20,6 +20,8 @@ COMMANDS: dict[str, str] = {
     "play": "engine.commands.play",
     "simulate": "engine.commands.simulate",
     "sweep": "engine.commands.sweep",
+    "tune": "engine.commands.tune",
+    "train": "engine.commands.train",
     "replay": "engine.commands.replay",
     "render": "engine.commands.render",
     "export": "engine.commands.export",

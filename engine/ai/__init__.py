@@ -13,6 +13,7 @@ from engine.ai.base import (
     policy_names,
     policy_rng,
     register,
+    resolve_policy,
 )
 
 __all__ = [
@@ -26,4 +27,5 @@ __all__ = [
     "policy_names",
     "policy_rng",
     "register",
+    "resolve_policy",
 ]

@@ -86,8 +86,35 @@ def policy_info(name: str) -> PolicyInfo:
         raise UnknownPolicyError(f"unknown policy {name!r} (known: {known}){broken}") from None
 
 
+def resolve_policy(text: str) -> tuple[str, dict[str, float]]:
+    """'NAME' -> (NAME, {}); 'NAME:WEIGHTS.json' -> (NAME, the weights the file holds for the side NAME plays).
+
+    Raises UnknownPolicyError for an unknown name, and ValueError (a WeightsFileError naming the file and the
+    place) for a weights file that cannot be used.
+    """
+    name, sep, path = text.partition(":")
+    if not sep or name not in policy_names():
+        policy_info(text)  # raises for an unknown name; a registered name with a colon in it is kept whole
+        return text, {}
+    info = policy_info(name)
+    if info.side is None or not info.defaults:
+        raise ValueError(f"policy {name!r} takes no weights file")
+    from engine.ai.weights import WeightsFileError, load_weights_file
+
+    sides = load_weights_file(path)
+    if info.side not in sides:
+        raise WeightsFileError(path, f"$.weights: no weights for the {info.side} (it has {', '.join(sides)})")
+    return name, dict(sides[info.side])
+
+
 def make_policy(name: str, params: Mapping[str, float] | None = None) -> Policy:
-    """A new policy instance; `params` override the registered defaults (unknown names are an error)."""
+    """A new policy instance; `params` override the registered defaults (unknown names are an error).
+
+    `name` may carry a weights file, 'heuristic-marines:weights.json': its weights come before `params`.
+    """
+    if ":" in name:
+        name, from_file = resolve_policy(name)
+        params = {**from_file, **(params or {})}
     info = policy_info(name)
     merged = dict(info.defaults)
     for key, value in (params or {}).items():

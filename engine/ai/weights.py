@@ -57,3 +57,144 @@ def weights_from_params(cls: type[W], params: Mapping[str, float]) -> W:
 def defaults(cls: type[MarineWeights] | type[GenestealerWeights]) -> dict[str, float]:
     """The default parameters of a weights dataclass, as the registry wants them."""
     return {k: float(v) for k, v in asdict(cls()).items()}
+
+
+# --- ranges a search may explore --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WeightRange:
+    """Where a trainer looks for a weight: lo..hi, in steps of `step` (1 for counts and 0/1 switches), or real."""
+
+    lo: float
+    hi: float
+    step: float | None = None
+
+
+# Wide enough to hold every sensible player, narrow enough that a few dozen trials cover them.
+SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
+    "marines": {
+        "caution": WeightRange(0.0, 1.0),
+        "aggression": WeightRange(0.0, 1.0),
+        "threat_radius": WeightRange(2.0, 12.0),
+        "gap": WeightRange(1.0, 5.0, 1.0),
+        "rear_guard": WeightRange(0.0, 1.0, 1.0),
+        "flamer_min": WeightRange(0.5, 3.0),
+        "cp_reserve": WeightRange(0.0, 1.0, 1.0),
+        "keep_cp_within": WeightRange(1.0, 8.0, 1.0),
+        "react_range": WeightRange(1.0, 10.0, 1.0),
+        "dash_below": WeightRange(0.0, 4.0, 1.0),
+        "redraw_below": WeightRange(1.0, 6.0, 1.0),
+        "psi_storm_range": WeightRange(1.0, 6.0, 1.0),
+    },
+    "genestealers": {
+        "aggression": WeightRange(0.0, 1.0),
+        "caution": WeightRange(0.0, 1.0),
+        "group": WeightRange(1.0, 6.0, 1.0),
+        "standoff": WeightRange(1.0, 8.0, 1.0),
+        "reveal_range": WeightRange(2.0, 12.0, 1.0),
+        "flank": WeightRange(0.0, 4.0),
+        "ambush": WeightRange(0.0, 1.0, 1.0),
+        "urgent_within": WeightRange(2.0, 16.0, 1.0),
+        "shot_tolerance": WeightRange(0.0, 4.0),
+        "key_target": WeightRange(0.0, 8.0),
+    },
+}
+
+WEIGHT_CLASSES: dict[str, type[MarineWeights] | type[GenestealerWeights]] = {
+    "marines": MarineWeights,
+    "genestealers": GenestealerWeights,
+}
+
+# --- weights files ------------------------------------------------------------------------------------------------
+
+WEIGHTS_FORMAT = "hulkforge-weights"
+WEIGHTS_VERSION = 1
+_MAX_WEIGHT = 1000.0  # no weight means anything past this; a larger value is a typo or a hostile file
+_SWITCHES = frozenset(n for side in SEARCH_RANGES.values() for n, r in side.items() if (r.lo, r.hi) == (0.0, 1.0)
+                      and r.step == 1.0)
+
+
+class WeightsFileError(ValueError):
+    """A weights file that cannot be used: `str()` is one line naming the file and the place."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
+        self.message = message
+
+
+def check_weights(side: str, weights: Mapping[str, object], where: str = "weights") -> dict[str, float]:
+    """The weights of one side as floats; an unknown name or a bad value raises ValueError naming `where`."""
+    cls = WEIGHT_CLASSES.get(side)
+    if cls is None:
+        raise ValueError(f"{where}: unknown side {side!r} (marines or genestealers)")
+    names = [f.name for f in fields(cls)]
+    out: dict[str, float] = {}
+    for name, value in weights.items():
+        if name not in names:
+            raise ValueError(f"{where}.{side}.{name}: unknown weight (known: {', '.join(names)})")
+        if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+            raise ValueError(f"{where}.{side}.{name}: {value!r} is not a number")
+        v = float(value)
+        if not 0.0 <= v <= _MAX_WEIGHT:
+            raise ValueError(f"{where}.{side}.{name}: {v:g} is not in 0..{_MAX_WEIGHT:g}")
+        if name in _SWITCHES and v not in (0.0, 1.0):
+            raise ValueError(f"{where}.{side}.{name}: a switch is 0 or 1, not {v:g}")
+        out[name] = v
+    return out
+
+
+def parse_weights_document(doc: object, path: str) -> dict[str, dict[str, float]]:
+    """The weights of a weights-file document, by side; raises WeightsFileError naming the place."""
+    if not isinstance(doc, dict):
+        raise WeightsFileError(path, "not a JSON object")
+    if doc.get("format") != WEIGHTS_FORMAT:
+        raise WeightsFileError(path, f"$.format: expected {WEIGHTS_FORMAT!r}, got {doc.get('format')!r}")
+    if doc.get("version") != WEIGHTS_VERSION:
+        raise WeightsFileError(path, f"$.version: expected {WEIGHTS_VERSION}, got {doc.get('version')!r}")
+    sides = doc.get("weights")
+    if not isinstance(sides, dict) or not sides:
+        raise WeightsFileError(path, "$.weights: expected an object with 'marines' and/or 'genestealers'")
+    out: dict[str, dict[str, float]] = {}
+    for side, weights in sides.items():
+        if not isinstance(weights, dict):
+            raise WeightsFileError(path, f"$.weights.{side}: expected an object of weights")
+        try:
+            out[side] = check_weights(side, weights, "$.weights")
+        except ValueError as exc:
+            raise WeightsFileError(path, str(exc)) from None
+    return out
+
+
+def load_weights_file(path: str) -> dict[str, dict[str, float]]:
+    """Read and validate a weights file: {side: {weight: value}}; raises WeightsFileError."""
+    import json
+
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(1 << 20)
+    except OSError as exc:
+        raise WeightsFileError(path, exc.strerror or "cannot read") from None
+    try:
+        doc = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise WeightsFileError(path, f"not JSON ({exc})") from None
+    return parse_weights_document(doc, path)
+
+
+def weights_document(weights: Mapping[str, Mapping[str, float]], **info: object) -> dict[str, object]:
+    """A weights-file document: every side's weights, plus free-form `info` (mission, how it was trained)."""
+    for side, w in weights.items():
+        check_weights(side, w)
+    return {"format": WEIGHTS_FORMAT, "version": WEIGHTS_VERSION, **info,
+            "weights": {side: {k: float(v) for k, v in w.items()} for side, w in weights.items()}}
+
+
+def save_weights_file(path: str, weights: Mapping[str, Mapping[str, float]], **info: object) -> None:
+    """Write a weights file atomically."""
+    import json
+
+    from engine.mission.io import atomic_write_text
+
+    atomic_write_text(path, json.dumps(weights_document(weights, **info), indent=2) + "\n")

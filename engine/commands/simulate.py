@@ -32,6 +32,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--out", "-o", metavar="FILE", default=None,
                    help="write summary + one row per game as JSON (schemas/results.schema.json)")
     p.add_argument("--keep-actions", action="store_true", help="also store every game's action texts in --out")
+    p.add_argument("--strength-check", action="store_true",
+                   help="play --games games for each pairing of random, novice, heuristic and tuned players and "
+                   "report whether the Marine win rate depends on their strength (--out: the report as JSON)")
+    p.add_argument("--tuned", metavar="WEIGHTS.json", default=None,
+                   help="with --strength-check: the tuned players' weights (hulkforge train)")
+    p.add_argument("--diagonal", action="store_true",
+                   help="with --strength-check: only equal strengths on both sides (4 batches instead of 16)")
     return p
 
 
@@ -45,6 +52,10 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.strength_check:
+        from engine.commands.strength import run_strength_check
+
+        return run_strength_check(args)
     from engine.sim.batch import BatchError, run_batch
     from engine.sim.results import ResultsWriter, square_totals
 

@@ -8,7 +8,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from engine.ai.base import SIDES, UnknownPolicyError, default_policy, make_policy, policy_info
+from engine.ai.base import SIDES, UnknownPolicyError, default_policy, make_policy, policy_info, resolve_policy
 from engine.resources import mission_path
 from engine.sim.batch import BACKENDS
 from engine.sim.params import MISSION_PARAMS, apply_mission_params, is_mission_param
@@ -48,13 +48,65 @@ def add_batch_arguments(p: argparse.ArgumentParser, set_help: str) -> None:
                    help="Dask scheduler (tcp://host:8786); without it --backend dask starts a local cluster")
     for side in SIDES:
         p.add_argument(f"--{side}", metavar="POLICY", default=None,
-                       help=f"policy playing the {side} (default: heuristic-{side} if present, else random)")
+                       help=f"policy playing the {side} (default: heuristic-{side} if present, else random); "
+                       f"POLICY:WEIGHTS.json plays it with the weights of a file written by hulkforge train")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE", help=set_help)
     p.add_argument("--param", dest="params", action="append", default=[], metavar="SIDE.NAME=V",
                    help="a policy parameter, e.g. marines.aggression=0.7 (repeatable)")
+    add_param_file_argument(p)
     p.add_argument("--max-actions", type=int, default=DEFAULT_MAX_ACTIONS,
                    help=f"safety cap on actions per game, reported when hit (default {DEFAULT_MAX_ACTIONS})")
     p.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
+
+
+def add_param_file_argument(p: argparse.ArgumentParser) -> None:
+    """--param-file WEIGHTS.json: policy parameters of both sides from a weights file (hulkforge train)."""
+    p.add_argument("--param-file", dest="param_files", action="append", default=[], metavar="WEIGHTS.json",
+                   help="policy parameters from a weights file (hulkforge train), for each side it holds; "
+                   "--param wins over it (repeatable)")
+
+
+def policy_params(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, dict[str, float]]]:
+    """(policy name per side, parameters per side) of --marines/--genestealers, --param-file and --param.
+
+    A weights file named with a policy (POLICY:FILE) is read here, so the spec carries plain numbers and a
+    worker anywhere (Dask) needs no file.
+    """
+    from engine.ai.weights import load_weights_file
+
+    policies: dict[str, str] = {}
+    params: dict[str, dict[str, float]] = {}
+    for side in SIDES:
+        try:
+            policies[side], from_file = resolve_policy(getattr(args, side, None) or default_policy(side))
+        except (UnknownPolicyError, ValueError) as exc:
+            raise UsageError(f"--{side}: {exc}") from None
+        if from_file:
+            params[side] = from_file
+    for path in getattr(args, "param_files", []):
+        try:
+            for side, weights in load_weights_file(path).items():
+                params.setdefault(side, {}).update(weights)
+        except ValueError as exc:
+            raise UsageError(f"--param-file: {exc}") from None
+    for text in args.params:
+        name, value = split_assignment(text, "--param")
+        side, dot, pname = name.partition(".")
+        if not dot or side not in SIDES:
+            raise UsageError(f"--param expects marines.NAME=V or genestealers.NAME=V, got {text!r}")
+        try:
+            params.setdefault(side, {})[pname] = float(value)
+        except ValueError:
+            raise UsageError(f"--param {name}: {value!r} is not a number") from None
+    for side in SIDES:
+        try:
+            make_policy(policies[side], params.get(side))
+            plays = policy_info(policies[side]).side
+        except (UnknownPolicyError, ValueError) as exc:
+            raise UsageError(f"--{side}: {exc}") from None
+        if plays not in (None, side):
+            raise UsageError(f"--{side}: policy {policies[side]!r} plays the {plays}, not the {side}")
+    return policies, params
 
 
 def set_help_text() -> str:
@@ -89,25 +141,7 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
         resolve_options(mission, options)
     except ValueError as exc:
         raise UsageError(f"--set: {exc}") from None
-    policies = {side: getattr(args, side) or default_policy(side) for side in SIDES}
-    params: dict[str, dict[str, float]] = {}
-    for text in args.params:
-        name, value = split_assignment(text, "--param")
-        side, dot, pname = name.partition(".")
-        if not dot or side not in SIDES:
-            raise UsageError(f"--param expects marines.NAME=V or genestealers.NAME=V, got {text!r}")
-        try:
-            params.setdefault(side, {})[pname] = float(value)
-        except ValueError:
-            raise UsageError(f"--param {name}: {value!r} is not a number") from None
-    for side in SIDES:
-        try:
-            make_policy(policies[side], params.get(side))
-            plays = policy_info(policies[side]).side
-        except (UnknownPolicyError, ValueError) as exc:
-            raise UsageError(f"--{side}: {exc}") from None
-        if plays not in (None, side):
-            raise UsageError(f"--{side}: policy {policies[side]!r} plays the {plays}, not the {side}")
+    policies, params = policy_params(args)
     return BatchSpec(games=args.games, seed=args.seed, mission=path, options=options, mission_params=mparams,
                      policies=policies, params=params, max_actions=args.max_actions)
 

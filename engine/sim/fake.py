@@ -44,8 +44,9 @@ class FakeResult:
 class FakeState:
     """State of the fake game, with the rules engine's API (current_player, legal_actions, apply, result)."""
 
-    def __init__(self, seed: int, turn_cap: int) -> None:
+    def __init__(self, seed: int, turn_cap: int, coin: float | None = None) -> None:
         self.rng = random.Random(seed)
+        self.coin = coin
         self.turn = 1
         self.player: str | None = "marines"
         self.alive = list(MARINE_IDS)
@@ -91,6 +92,11 @@ class FakeState:
     def apply(self, action: str) -> None:
         if action not in self.legal_actions():
             raise ValueError(f"illegal action {action!r}")
+        if self.coin is not None:
+            # A coin game: decided by one draw, Marines winning with probability `coin`.
+            winner = "marines" if self.rng.random() < self.coin else "genestealers"
+            self._result = FakeResult(winner, self.turn, "coin")
+            return
         die = self.rng.randint(1, 6)
         x, y = die % 6, self.turn % 4
         effects = ""
@@ -124,13 +130,30 @@ class FakeGame:
 
     marine_ids = MARINE_IDS
 
-    def __init__(self, turn_cap: int = 12, crash_index: int | None = None, crash_mode: str = "raise") -> None:
+    def __init__(
+        self,
+        turn_cap: int = 12,
+        crash_index: int | None = None,
+        crash_mode: str = "raise",
+        win_curve: list[float] | None = None,
+        curve_param: str = "reinforcements.per_turn",
+        settings: dict[str, Any] | None = None,
+    ) -> None:
         self.turn_cap = turn_cap
         self.crash_index = crash_index
         self.crash_mode = crash_mode
+        # With a win curve, every game is a coin whose chance of a Marine win is the curve at the value of
+        # `curve_param` in the batch's settings (linear between the curve's points): a stand-in mission whose
+        # win rate is a known function of a parameter, for testing a tune.
+        self.coin: float | None = None
+        if win_curve is not None:
+            x = float((settings or {}).get(curve_param, 0))
+            i = min(max(int(x), 0), len(win_curve) - 1)
+            j = min(i + 1, len(win_curve) - 1)
+            self.coin = win_curve[i] + (win_curve[j] - win_curve[i]) * min(max(x - i, 0.0), 1.0)
 
     def new_state(self, seed: int) -> FakeState:
-        return FakeState(seed, self.turn_cap)
+        return FakeState(seed, self.turn_cap, self.coin)
 
     def check_crash(self, index: int) -> None:
         """Fail on purpose in the configured game: raise, end the process like a segfault would, or hang."""

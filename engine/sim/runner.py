@@ -56,7 +56,7 @@ def build_game(spec: BatchSpec) -> Any:
     if spec.runner == "fake":
         from engine.sim.fake import FakeGame
 
-        return FakeGame(**spec.runner_args)
+        return FakeGame(**spec.runner_args, settings={**spec.options, **spec.mission_params})
     from engine.rules.game import Game
     from engine.rules.options import resolve_options
 

@@ -59,7 +59,7 @@ spec = BatchSpec(games=1, seed=1, mission_doc=doc,
                  policies={{"marines": "heuristic-marines", "genestealers": "heuristic-genestealers"}})
 rec = runner_for(spec)(0, 5)
 assert rec.winner in ("marines", "genestealers", "draw"), rec
-print(json.dumps(sorted(m for m in ("numpy", "networkx", "jsonschema") if m in sys.modules)))
+print(json.dumps(sorted(m for m in ("numpy", "networkx", "jsonschema", "optuna") if m in sys.modules)))
 """
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []

@@ -1,0 +1,114 @@
+"""EngineJob: a QThread that runs one long engine call (a tune, a strength check) with cancel and progress;
+JobPanel: a lab tab that runs one such job at a time.
+
+The call gets a `cancel` event and an `on_games(n)` callback; games played reach the GUI at most ten times a
+second as `progressed`, the call's return value (or its error) as `done`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QThread, Signal
+from PySide6.QtWidgets import QPushButton, QSplitter, QVBoxLayout, QWidget
+
+EMIT_SECONDS = 0.1
+
+
+class EngineJob(QThread):
+    """Runs `work(cancel=..., on_games=...)` off the GUI thread."""
+
+    progressed = Signal(int)  # games played so far
+    done = Signal(object, str)  # the call's result (None on error), the error ("" when none)
+
+    def __init__(self, work: Callable[..., Any]) -> None:
+        super().__init__()
+        self.work = work
+        self.cancel_event = threading.Event()
+        self._games = 0
+        self._last = 0.0
+
+    def cancel(self) -> None:
+        """Ask the call to stop soon; what it finished is kept."""
+        self.cancel_event.set()
+
+    def _on_games(self, n: int) -> None:
+        self._games += n
+        now = time.perf_counter()
+        if now - self._last >= EMIT_SECONDS:
+            self._last = now
+            self.progressed.emit(self._games)
+
+    def run(self) -> None:
+        """The thread body."""
+        try:
+            result = self.work(cancel=self.cancel_event, on_games=self._on_games)
+        except Exception as exc:  # any failure must reach the panel, never kill the thread silently
+            self.done.emit(None, f"{type(exc).__name__}: {exc}")
+            return
+        self.progressed.emit(self._games)
+        self.done.emit(result, "")
+
+
+class JobPanel(QWidget):
+    """A lab tab that runs one EngineJob at a time: Run and Cancel buttons, a form beside a chart."""
+
+    def __init__(self, run_text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.job: EngineJob | None = None
+        self._old_jobs: list[EngineJob] = []
+        self.run_button = QPushButton(run_text)
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+
+    def start(self) -> bool:
+        """Start the job of the form (the subclass's)."""
+        raise NotImplementedError
+
+    def place(self, form: QWidget, form_width: int) -> None:
+        """Lay the form out beside a white chart canvas (self.canvas, its plot self.plot)."""
+        from editor.lab.plots import new_layout
+
+        self.canvas = new_layout()
+        self.plot = self.canvas.addPlot()
+        split = QSplitter()
+        split.addWidget(form)
+        split.addWidget(self.canvas)
+        split.setSizes([form_width, 1120 - form_width])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(split)
+
+    def launch(self, job: EngineJob) -> None:
+        """Run `job`; its `done` must reach a slot that calls `job_ended` first."""
+        self.job = job
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        job.start()
+
+    def job_ended(self) -> None:
+        """The job said done: let its thread end, keep it, free the buttons."""
+        job = self.job
+        self.job = None
+        if job is not None:
+            job.wait()
+            # Kept (Python owns it) rather than deleteLater'd: see LabWidget._job_done.
+            self._old_jobs.append(job)
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    def cancel(self) -> None:
+        """Ask the running job to stop; what it finished is kept."""
+        if self.job is not None:
+            self.job.cancel()
+
+    def shutdown(self) -> None:
+        """Cancel and wait (the lab is closing)."""
+        if self.job is not None:
+            self.job.cancel()
+            self.job.wait(15_000)

@@ -1,0 +1,152 @@
+"""Lab › Strength: play the mission with random, novice, heuristic and tuned players on each side and say
+whether the balance verdict holds when the players get better (engine.tune.strength)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from editor.lab.engine_job import EngineJob, JobPanel
+from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot
+from engine.sim import BatchSpec
+from engine.tune.strength import Cell, StrengthReport, pairings
+
+
+class StrengthPanel(JobPanel):
+    """A weights file for the tuned players, Run/Cancel, the matrix of Marine win rates, a chart, the verdict."""
+
+    finished = Signal(object)
+    cellDone = Signal(object)  # Cell, emitted from the check's thread: queued to the GUI thread
+
+    def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
+                 parent: QWidget | None = None) -> None:
+        super().__init__("Run strength check", parent)
+        self.spec_source = spec_source
+        self.run_options = run_options
+        self.cells: list[Cell] = []
+        self.report: StrengthReport | None = None
+        self.levels: list[str] = []
+        self.weights = QLineEdit()
+        self.weights.setPlaceholderText("weights file from hulkforge train (optional)")
+        browse = QPushButton("…")
+        browse.clicked.connect(self._browse)
+        self.full = QCheckBox("every pairing (else equal strengths only)")
+        self.full.setChecked(True)
+        self.progress = QProgressBar()
+        self.verdict = QLabel("Games per pairing, seed and workers come from the run panel.")
+        self.verdict.setWordWrap(True)
+        self.table = QTableWidget(0, 0)
+        self.cellDone.connect(self._cell)
+        left = QWidget()
+        form = QFormLayout(left)
+        row = QHBoxLayout()
+        row.addWidget(self.weights, 1)
+        row.addWidget(browse)
+        form.addRow("Tuned players", row)
+        form.addRow(self.full)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        form.addRow(buttons)
+        form.addRow(self.progress)
+        form.addRow(self.verdict)
+        form.addRow(self.table)
+        self.place(left, 520)
+        self._draw()
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Weights file", "", "Weights (*.json)")
+        if path:
+            self.weights.setText(path)
+
+    def start(self) -> bool:
+        """Start the check (False, with the reason shown, when it cannot)."""
+        from engine.ai.weights import load_weights_file
+
+        if self.job is not None:
+            return False
+        try:
+            tuned = load_weights_file(self.weights.text().strip()) if self.weights.text().strip() else {}
+            base = self.spec_source()
+        except ValueError as exc:
+            self.verdict.setText(f"<span style='color:#b71c1c'>{exc}</span>")
+            return False
+        opts = self.run_options()
+        self.levels = ["random", "novice", "heuristic"] + (["tuned"] if tuned else [])
+        self.cells, self.report = [], None
+        n_pairs = len(pairings(self.levels, self.full.isChecked()))
+        self.progress.setRange(0, max(1, base.games * n_pairs))
+        self.progress.setValue(0)
+        self._fill_table()
+        from engine.tune.strength import strength_check
+
+        job = EngineJob(functools.partial(
+            strength_check, base, tuned, matrix=self.full.isChecked(), backend=opts.get("backend", "local"),
+            workers=opts.get("workers"), scheduler=opts.get("scheduler"), on_cell=self.cellDone.emit))
+        job.progressed.connect(self.progress.setValue)
+        job.done.connect(self._done)
+        self.verdict.setText(f"Playing {n_pairs} pairings of {base.games} games…")
+        self.launch(job)
+        return True
+
+    def _cell(self, cell: Cell) -> None:
+        self.cells.append(cell)
+        self._fill_table()
+        self._draw()
+
+    def _done(self, report: StrengthReport | None, error: str) -> None:
+        self.job_ended()
+        self.report = report
+        if report is None:
+            self.verdict.setText(f"<span style='color:#b71c1c'>{error}</span>")
+        else:
+            self.verdict.setText(report.verdict() + (" (stopped early)" if report.cancelled else ""))
+        self.finished.emit(report)
+
+    def _fill_table(self) -> None:
+        lv = self.levels
+        self.table.setRowCount(len(lv))
+        self.table.setColumnCount(len(lv))
+        self.table.setVerticalHeaderLabels([f"M {x}" for x in lv])
+        self.table.setHorizontalHeaderLabels([f"GS {x}" for x in lv])
+        for c in self.cells:
+            lo, hi = c.interval()
+            item = QTableWidgetItem(f"{100 * c.rate():.1f}% [{100 * lo:.0f}–{100 * hi:.0f}]")
+            self.table.setItem(lv.index(c.marines), lv.index(c.genestealers), item)
+        self.table.resizeColumnsToContents()
+
+    def _draw(self) -> None:
+        plot = self.plot
+        plot.clear()
+        style_plot(plot, "Marine win rate at equal strength (Wilson 95%)", "players on both sides", "Marine win rate")
+        plot.setYRange(0, 1, padding=0.02)
+        diag = [c for c in self.cells if c.marines == c.genestealers]
+        diag.sort(key=lambda c: self.levels.index(c.marines))
+        if not diag:
+            return
+        x = np.array([self.levels.index(c.marines) for c in diag], dtype=float)
+        y = np.array([c.rate() for c in diag])
+        lo = np.array([c.interval()[0] for c in diag])
+        hi = np.array([c.interval()[1] for c in diag])
+        plot.addItem(pg.PlotDataItem(x, y, pen=pg.mkPen(SIDE_COLOURS["marines"], width=2), symbol="o",
+                                     symbolBrush=SIDE_COLOURS["marines"]))
+        plot.addItem(pg.ErrorBarItem(x=x, y=y, top=hi - y, bottom=y - lo, beam=0.15, pen=pg.mkPen(FOREGROUND)))
+        plot.getAxis("bottom").setTicks([[(float(i), lv) for i, lv in enumerate(self.levels)]])

@@ -1,0 +1,107 @@
+"""`hulkforge train MISSION --side marines --games N -o weights.json`: self-tuned heuristic players."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.ai.base import SIDES
+from engine.sim.batch import BACKENDS
+from engine.sim.cli_support import UsageError, add_param_file_argument, build_spec, pct
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "train",
+        help="tune the heuristic players' weights for a mission by self-play",
+        description="Optimise one side's weights (engine/ai/weights.py) for this mission against the other "
+        "side's current best, alternating sides over --rounds, then compare the tuned and the start weights "
+        "on fresh seeds (paired, with 95% intervals). Writes a weights file that simulate, sweep and tune read "
+        "as --marines heuristic-marines:FILE or --param-file FILE. Exit 0: written; 1: cancelled or no file; "
+        "2: bad input.",
+    )
+    p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
+    p.add_argument("--side", choices=SIDES, required=True, help="the side to train (first, when --rounds > 1)")
+    p.add_argument("--games", "-n", type=int, required=True, help="games the search may play, over all rounds")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="rounds, alternating sides: 1 trains --side only, 2 then answers with the other side, ...")
+    p.add_argument("--trial-games", type=int, default=100, help="games per trial, on shared seeds (default 100)")
+    p.add_argument("--check-games", type=int, default=1000,
+                   help="games of the final tuned-vs-start comparison per trained side (default 1000; 0: none)")
+    p.add_argument("--seed", "-s", type=int, default=1, help="seed of the games and of the search (default 1)")
+    p.add_argument("--workers", "-w", type=int, default=None, help="worker processes (default: one per CPU)")
+    p.add_argument("--backend", choices=BACKENDS, default="local", help="local process pool (default) or Dask")
+    p.add_argument("--scheduler", metavar="ADDR", default=None, help="Dask scheduler address")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option or mission parameter for every game (repeatable)")
+    p.add_argument("--start", dest="param_files", action="append", default=[], metavar="WEIGHTS.json",
+                   help="start from the weights of this file instead of the defaults")
+    add_param_file_argument(p)
+    p.add_argument("-o", "--out", metavar="FILE", required=True, help="weights file to write")
+    p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.ai.weights import save_weights_file
+    from engine.commands.simulate import parse_sets
+    from engine.tune.train import train
+
+    try:
+        for flag, v, least in (("--games", args.games, 1), ("--rounds", args.rounds, 1),
+                               ("--trial-games", args.trial_games, 1), ("--check-games", args.check_games, 0)):
+            if v < least:
+                raise UsageError(f"{flag} must be >= {least}, not {v}")
+        if args.games < 4 * args.trial_games * args.rounds:
+            raise UsageError(f"--games {args.games} leaves fewer than 4 trials of {args.trial_games} games a round")
+        args.params = []
+        args.marines = args.genestealers = None  # the heuristic players: their weights are what is trained
+        args.max_actions = 20_000
+        base = build_spec(args, parse_sets(args.sets))
+    except UsageError as exc:
+        print(f"hulkforge train: {exc}", file=sys.stderr)
+        return 2
+    if not args.json:
+        print(f"train {args.side} on {args.mission}: {args.games} games over {args.rounds} round(s), "
+              f"{args.trial_games} a trial, seed {args.seed}", flush=True)
+
+    def on_round(rd: Any) -> None:
+        if not args.json:
+            kept = "new weights" if rd.changed else "kept the incumbent"
+            print(f"  round {args.rounds and len(done) + 1}: {rd.side}, {rd.trials} trials, best trial "
+                  f"{pct(rd.best_trial_score)}; fresh seeds: incumbent {pct(rd.incumbent_check)}, kept "
+                  f"{pct(rd.kept_check)} ({kept}), {rd.games} games", flush=True)
+        done.append(rd)
+
+    done: list[Any] = []
+    result = train(base, args.side, games=args.games, rounds=args.rounds, trial_games=args.trial_games,
+                   check_games=args.check_games, backend=args.backend, workers=args.workers,
+                   scheduler=args.scheduler, on_round=on_round)
+    if result.cancelled:
+        print("hulkforge train: stopped before the end; nothing written", file=sys.stderr)
+        return 1
+    info = {"mission": args.mission, "trained": {"side": args.side, "games": args.games, "rounds": args.rounds,
+                                                  "trial_games": args.trial_games, "seed": args.seed},
+            "checks": [c.to_json() for c in result.checks]}
+    try:
+        save_weights_file(args.out, result.weights, **info)
+    except OSError as exc:
+        print(f"hulkforge train: {args.out}: cannot write: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"weights": result.weights, "rounds": [r.__dict__ for r in result.rounds],
+                          "checks": info["checks"], "games_spent": result.spent, "seconds": result.seconds,
+                          "written": args.out}, indent=2, sort_keys=True))
+        return 0
+    for c in result.checks:
+        d, lo, hi = c.diff
+        verdict = "significantly better" if c.significant else "not significantly better"
+        opponent = "marines" if c.side == "genestealers" else "genestealers"
+        print(f"  {c.side} win rate over {c.games} fresh games, against the start {opponent}: "
+              f"start {pct(c.start_rate)} [{pct(c.start_ci[0])}, {pct(c.start_ci[1])}], tuned "
+              f"{pct(c.tuned_rate)} [{pct(c.tuned_ci[0])}, {pct(c.tuned_ci[1])}], "
+              f"{100 * d:+.1f} pts [{100 * lo:+.1f}, {100 * hi:+.1f}] paired: {verdict}")
+    print(f"  {result.spent} games, {result.seconds:.1f} s; weights written to {args.out}")
+    return 0

@@ -1,0 +1,151 @@
+"""`hulkforge tune MISSION --target 0.5 --param NAME[=LO..HI]`: parameter values that hit a target win rate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from engine.ai.base import SIDES
+from engine.sim.batch import BACKENDS
+from engine.sim.cli_support import UsageError, add_param_file_argument, build_spec, pct, split_assignment
+from engine.sim.spec import DEFAULT_MAX_ACTIONS
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "tune",
+        help="find parameter values that give a target Marine win rate",
+        description="Search one or more mission parameters or numeric rule options for values whose Marine win "
+        "rate is the target within the tolerance at 95% confidence (the Wilson interval of the answer lies "
+        "inside target ± tolerance), spending as few games as it can: every value plays the same game seeds, "
+        "a value far from the target is dropped after a hundred games, only the answer gets the games a tight "
+        "interval needs. One parameter: a root finder on the log-odds; several: optuna's TPE sampler. Prints "
+        "the path and writes the tuned mission. Exit 0: target hit (and -o written); 1: out of reach in the "
+        "range, or the budget ran out (nothing written); 2: bad input; 130: interrupted.",
+    )
+    p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
+    p.add_argument("--target", type=float, required=True, help="Marine win rate to reach, e.g. 0.5")
+    p.add_argument("--param", dest="tune_params", action="append", default=[], metavar="NAME[=LO..HI]",
+                   help="a mission parameter or numeric rule option to tune, with its range (repeatable); "
+                   "e.g. reinforcements.per_turn=0..6")
+    p.add_argument("--tolerance", type=float, default=0.02, help="half-width of the target band (default 0.02)")
+    p.add_argument("--budget", type=int, default=20_000, help="most games to play in all (default 20000)")
+    p.add_argument("--seed", "-s", type=int, default=1, help="seed of the games and of the search (default 1)")
+    p.add_argument("--workers", "-w", type=int, default=None, help="worker processes (default: one per CPU)")
+    p.add_argument("--backend", choices=BACKENDS, default="local", help="local process pool (default) or Dask")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="Dask scheduler (tcp://host:8786); without it --backend dask starts a local cluster")
+    for side in SIDES:
+        p.add_argument(f"--{side}", metavar="POLICY", default=None,
+                       help=f"policy playing the {side} (default heuristic-{side}); POLICY:WEIGHTS.json too")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option or mission parameter held fixed (repeatable)")
+    p.add_argument("--policy-param", dest="params", action="append", default=[], metavar="SIDE.NAME=V",
+                   help="a policy parameter held fixed, e.g. marines.caution=0.7 (repeatable)")
+    add_param_file_argument(p)
+    p.add_argument("--max-actions", type=int, default=DEFAULT_MAX_ACTIONS, help=argparse.SUPPRESS)
+    p.add_argument("-o", "--out", metavar="FILE", default=None, help="write the tuned mission here")
+    p.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    return p
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.mission import read_document
+    from engine.sim.cli_support import parse_value
+    from engine.tune.search import tune
+    from engine.tune.space import parse_param
+
+    try:
+        if not args.tune_params:
+            raise UsageError("name a parameter to tune: --param NAME[=LO..HI]")
+        params = [parse_param(t) for t in args.tune_params]
+        names = [p.name for p in params]
+        if len(set(names)) != len(names):
+            raise UsageError("--param: each parameter once")
+        if not 0 < args.target < 1:
+            raise UsageError(f"--target must be a win rate between 0 and 1, not {args.target}")
+        if not 0 < args.tolerance < 0.5:
+            raise UsageError(f"--tolerance must be between 0 and 0.5, not {args.tolerance}")
+        if args.budget < 1:
+            raise UsageError(f"--budget must be >= 1, not {args.budget}")
+        sets = {}
+        for text in args.sets:
+            name, value = split_assignment(text, "--set")
+            if name in names:
+                raise UsageError(f"--set {name}: it is the parameter being tuned")
+            sets[name] = parse_value(value)
+        args.games = 0
+        base = build_spec(args, sets)
+        # Every point of the range must be a valid setting of this mission (marines.count past the squad...).
+        for p in params:
+            for x in (p.lo, p.hi):
+                build_spec(args, {**sets, p.name: p.value(x)})
+    except (UsageError, ValueError) as exc:
+        print(f"hulkforge tune: {exc}", file=sys.stderr)
+        return 2
+    out = args.out
+    head = (f"tune {', '.join(names)} on {args.mission}: Marine win rate {pct(args.target).strip()} ± "
+            f"{pct(args.tolerance).strip()} (95%), seed {args.seed}, budget {args.budget} games, "
+            f"{base.policies['marines']} vs {base.policies['genestealers']}")
+    width = max(len(", ".join(names)), 12)
+    if not args.json:
+        print(head)
+        print(f"  {'look':>4}  {', '.join(names):<{width}}  {'games':>5}  {'Marines':>7}  {'95% CI':<16}  "
+              f"{'verdict':<8}  spent", flush=True)
+    looks = 0
+
+    def on_step(s: Any) -> None:
+        nonlocal looks
+        looks += 1
+        if args.json:
+            return
+        values = ", ".join(p.label(x) for p, x in zip(params, s.point, strict=True))
+        print(f"  {looks:>4}  {values:<{width}}  {s.games:>5}  {pct(s.rate)}  [{pct(s.low)}, {pct(s.high)}]  "
+              f"{s.verdict:<8}  {s.spent}", flush=True)
+
+    result = tune(base, params, target=args.target, tolerance=args.tolerance, budget=args.budget,
+                  backend=args.backend, workers=args.workers, scheduler=args.scheduler, on_step=on_step)
+    code = 0 if result.ok else 1
+    written = False
+    if result.ok and out:
+        try:
+            written = write_tuned(read_document(base.mission or ""), result, out, base.options,
+                                  base.mission_params)
+        except OSError as exc:
+            print(f"hulkforge tune: {out}: cannot write: {exc}", file=sys.stderr)
+            return 2
+        if not written:
+            print(f"hulkforge tune: {out}: not written, the tuned mission breaks a placement rule", file=sys.stderr)
+            code = 1
+    if args.json:
+        print(json.dumps({**result.to_json(), "written": out if written else None}, indent=2, sort_keys=True))
+    else:
+        verb = "hit" if result.ok else {"out_of_reach": "out of reach", "budget": "budget spent"}.get(
+            result.status, result.status)
+        print(f"  {verb}: {result.message}")
+        print(f"  {result.spent} games in {len(result.steps)} looks at {len(set(s.point for s in result.steps))} "
+              f"values, {result.seconds:.1f} s ({result.cpu_seconds:.1f} CPU s)"
+              + (f", {result.failed} failed games" if result.failed else ""))
+        if written:
+            print(f"  tuned mission written to {out}")
+    if result.status == "cancelled":
+        return 130
+    return code
+
+
+def write_tuned(doc: dict[str, Any], result: Any, path: str, options: dict[str, Any] | None = None,
+                mission_params: dict[str, Any] | None = None) -> bool:
+    """Write the mission with the settings held fixed (`options`, `mission_params`: the games were played with
+    them) and the tuned values, atomically, if it still passes validation (else False)."""
+    from engine.mission import has_errors, mission_dumps, mission_from_dict, validate_document
+    from engine.mission.io import atomic_write_text
+    from engine.tune.space import tuned_document
+
+    assert result.best is not None
+    tuned = tuned_document(doc, result.params, result.best.point, options, mission_params)
+    if has_errors(validate_document(tuned)):
+        return False
+    atomic_write_text(path, mission_dumps(mission_from_dict(tuned)))
+    return True

@@ -1,0 +1,82 @@
+"""`hulkforge tune`: bad input, out of reach, and the tuned mission it writes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from engine.cli import main
+from engine.commands.tune import write_tuned
+from engine.mission import read_document
+from engine.resources import mission_path
+from engine.tune.result import HIT, Step, TuneResult
+from engine.tune.space import TunedParam, tuned_document
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    ((), "name a parameter to tune"),
+    (("--param", "nope"), "cannot tune 'nope'"),
+    (("--param", "reinforcements.per_turn", "--target", "1.5"), "--target must be a win rate"),
+    (("--param", "marines.count=1..9"), "marines.count"),  # the tutorial squad has 2 Marines
+    (("--param", "reinforcements.per_turn", "--set", "reinforcements.per_turn=2"), "being tuned"),
+    (("--param", "turn_cap", "--marines", "nobody"), "unknown policy 'nobody'"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                          argv: tuple[str, ...], message: str) -> None:
+    out = tmp_path / "t.json"
+    args = ["tune", "tutorial", "-o", str(out), *argv]
+    if "--target" not in argv:
+        args += ["--target", "0.5"]
+    code, _, err = run_cli(capsys, *args)
+    assert code == 2
+    assert err.startswith("hulkforge tune: ") and message in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_out_of_reach_exits_1_and_writes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "t.json"
+    code, text, _ = run_cli(capsys, "tune", "tutorial", "--target", "0.05", "--param",
+                            "reinforcements.per_turn=0..2", "--workers", "1", "-o", str(out))
+    assert code == 1
+    assert "out of reach" in text and "at both ends" in text
+    assert not out.exists()
+    code, text, _ = run_cli(capsys, "tune", "tutorial", "--target", "0.05", "--param",
+                            "reinforcements.per_turn=0..2", "--workers", "1", "--json")
+    doc = json.loads(text)
+    assert doc["status"] == "out_of_reach" and doc["games_spent"] == sum(
+        max(s["games"] for s in doc["path"] if s["values"] == v["values"]) for v in doc["path"][:2])
+
+
+def test_the_tuned_mission_has_the_values_and_passes_validation(tmp_path: Path) -> None:
+    doc = read_document(mission_path("pitfall"))
+    params = [TunedParam("marines.count", 1, 5), TunedParam("turn_cap", 5, 40)]
+    tuned = tuned_document(doc, params, (3.0, 20.0))
+    assert len(tuned["marines"]["squad"]) == 3 and tuned["options"]["turn_cap"] == 20
+    assert tuned["options"]["ladder_rule"] == doc["options"]["ladder_rule"]
+    result = TuneResult(params, 0.5, 0.02, HIT, "hit", best=Step((3.0, 20.0), 100, 0.5, 0.49, 0.51, "hit", 100))
+    out = tmp_path / "tuned.json"
+    assert write_tuned(doc, result, str(out))
+    assert read_document(out) == tuned
+    assert out.read_text(encoding="utf-8").count("\n") > 40  # the one-row-per-line text form, like the samples
+
+
+def test_a_hit_writes_the_mission_with_the_fixed_settings_and_the_tuned_value(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "tuned.json"
+    code, text, _ = run_cli(capsys, "tune", "tutorial", "--target", "0.6", "--tolerance", "0.05", "--param",
+                            "reinforcements.per_turn=0..4", "--set", "turn_cap=40", "--set", "marines.psi_points=7",
+                            "--workers", "2", "-o", str(out))
+    assert code == 0, text
+    assert "hit: reinforcements.per_turn=" in text and f"tuned mission written to {out}" in text
+    doc = read_document(out)
+    value = int(text.split("hit: reinforcements.per_turn=")[1].split()[0])
+    assert {r["per_turn"] for r in doc["genestealers"]["reinforcements"]} == {value}
+    assert doc["options"]["turn_cap"] == 40 and doc["marines"]["psi_points"] == 7
