@@ -280,8 +280,8 @@ def add_tune_tabs(lab: Any) -> None:
 
     lab.tune = TunePanel(spec, options, lambda: mission_to_dict(lab.doc.mission))
     lab.strength = StrengthPanel(spec, options)
-    lab.tabs.addTab(lab.tune, "Tune")
-    lab.tabs.addTab(lab.strength, "Strength")
+    lab.add_page(lab.tune, "Tune")
+    lab.add_page(lab.strength, "Strength")
     panels = (lab.tune, lab.strength)
     lab_shutdown = lab.shutdown
 
