@@ -294,7 +294,7 @@ class GenestealerPlayer:
         opts = [a for a in sit.actions if a.verb == "lurk"]
         if not opts or not sit.marines:
             return opts[0] if opts else None
-        radius = int(st.game.options["lurk_radius"])
+        radius = st.game.opts.lurk_radius
         counts: dict[str, int] = {}
         for pc in sit.enemies:
             if pc.sq < 0 and pc.entry:

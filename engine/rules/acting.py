@@ -95,8 +95,8 @@ class ActingRules(LegalRules):
 
     def _act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
         self._pay(pc, 4, reaction)
-        key = "flamer_shots" if pc.ranged == "heavy_flamer" else "assault_cannon_shots"
-        pc.ammo = int(self.game.options[key])  # type: ignore[call-overload]
+        opts = self.game.opts
+        pc.ammo = opts.flamer_shots if pc.ranged == "heavy_flamer" else opts.assault_cannon_shots
         pc.reloaded = pc.ranged == "assault_cannon"
 
     def _act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:
@@ -118,7 +118,7 @@ class ActingRules(LegalRules):
 
     def _run_reactq(self, frame: tuple[Any, ...]) -> None:
         g = self.p.get(frame[1])
-        if g is None or g.sq < 0 or self.cp <= 0 or not self.game.options["cp_reactions"]:
+        if g is None or g.sq < 0 or self.cp <= 0 or not self.game.opts.cp_reactions:
             return
         if self._seen_by_marine(g.sq):
             self.stack.append(("react", g.id))

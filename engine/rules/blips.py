@@ -48,7 +48,7 @@ class BlipRules(PsychicRules):
         if frame[1] <= 0:
             return []
         b = self.game.board
-        cap = int(self.game.options["max_lurking"])  # type: ignore[call-overload]
+        cap = self.game.opts.max_lurking
         counts: dict[str, int] = {}
         for pc in self.p.values():
             if pc.sq < 0 and pc.entry:

@@ -180,7 +180,7 @@ def placed_features(game: Game, placed: dict[int, int], order: list[int]) -> Fea
     for sq, below in f.pit_down.items():
         if below >= 0:
             f.pit_up[below] = sq
-    f.finish(b, str(game.options["hole_los"]), game.options["ladder_rule"] == "pitfall")
+    f.finish(b, game.opts.hole_los, game.opts.ladder_rule == "pitfall")
     return f
 
 
@@ -206,7 +206,7 @@ def draw_features(game: Game, rng: random.Random | None) -> Features:
     for s, below in f.pit_down.items():
         if below >= 0:
             f.pit_up[below] = s
-    f.finish(b, str(game.options["hole_los"]), game.options["ladder_rule"] == "pitfall")
+    f.finish(b, game.opts.hole_los, game.opts.ladder_rule == "pitfall")
     return f
 
 

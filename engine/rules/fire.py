@@ -110,7 +110,7 @@ class FireRules(PlacementRules):
             elif target is not None:
                 killed_sq = target.sq
                 self._kill(target, pc.id, "shot")
-                if g.options["overkill"] and pc.ranged == "storm_bolter":
+                if g.opts.overkill and pc.ranged == "storm_bolter":
                     need = 5 if sustained else 6
                     if sum(1 for d in res.dice if d >= need) >= 2:
                         self._overkill(pc, killed_sq)
@@ -167,7 +167,7 @@ class FireRules(PlacementRules):
             area = sorted(set(area) | {sq for sq in below if sq >= 0})
         # [AE-F] each counter is a layer for one turn; fire that lasts longer is stacked, and new fire on old
         # fire keeps the longer of the two.
-        layers = int(self.game.options["fire_turns"]) if self.game.fire_module else 1  # type: ignore[call-overload]
+        layers = self.game.opts.fire_turns if self.game.fire_module else 1
         for sq in area:
             self.flames[sq] = max(self.flames.get(sq, 0), layers)
         self.flamed_sections[(t // b.plane, b.section[t] or "")] = 1
@@ -261,7 +261,7 @@ class FireRules(PlacementRules):
     def _legal_ow(self, frame: tuple[Any, ...]) -> list[Action]:
         _, _gid, remaining, _declared = frame
         mid = remaining[0]
-        if self.game.options["overwatch_compulsory"]:
+        if self.game.opts.overwatch_compulsory:
             return [act("fire", mid)]
         return [act("fire", mid), act("hold", mid)]
 

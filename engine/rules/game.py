@@ -19,7 +19,7 @@ from engine.rules.board import FACE_NAMES, Board
 from engine.rules.dice import Dice
 from engine.rules.features import Features, draw_features
 from engine.rules.lazy_legal import LegalActions
-from engine.rules.options import resolve_options
+from engine.rules.options import resolve_options, rule_options
 from engine.rules.phases import PhaseRules
 from engine.rules.pieces import GameResult, IllegalActionError
 from engine.rules.quick_legal import quick_turn_legal
@@ -41,16 +41,17 @@ class Game:
     def __init__(self, mission: Mission, options: Mapping[str, object] | None = None) -> None:
         self.mission = mission
         self.options: dict[str, object] = resolve_options(mission, options)
+        opts = self.opts = rule_options(self.options)
         self.board = Board(mission)
         self.ruleset = mission.ruleset
-        self.ow_range = int(self.options["overwatch_range"])  # type: ignore[call-overload]
-        self.flamer_range = int(self.options["flamer_range"])  # type: ignore[call-overload]
-        self.pf_ladders = self.options["ladder_rule"] == "pitfall"
-        self.sustained_on = bool(self.options["sustained_fire"])
-        self.turn_cap = int(self.options["turn_cap"])  # type: ignore[call-overload]
-        self.cap = self.options["marine_activation_cap"]
+        self.ow_range = opts.overwatch_range
+        self.flamer_range = opts.flamer_range
+        self.pf_ladders = opts.ladder_rule == "pitfall"
+        self.sustained_on = opts.sustained_fire
+        self.turn_cap = opts.turn_cap
+        self.cap = opts.marine_activation_cap
         self.wide_sight = mission.ruleset == "classic"
-        self.fire_module = bool(self.options["fire_module"])
+        self.fire_module = opts.fire_module
         # [2e] heavy flamer markers on single squares (chains, stacks of 2) instead of whole sections
         self.markers = mission.ruleset == "classic" and not self.fire_module
         self.victory = list(mission.victory)

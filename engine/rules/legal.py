@@ -65,18 +65,15 @@ class LegalRules(BlipRules):
         self._marine_shots(pc, budget, out)
         if ranged == "heavy_flamer":
             self._marine_flames(pc, budget, out)
-            if self.game.ruleset == "classic" and budget >= 4 and pc.ammo < int(
-                self.game.options["flamer_shots"]  # type: ignore[call-overload]
-            ):
+            if self.game.ruleset == "classic" and budget >= 4 and pc.ammo < self.game.opts.flamer_shots:
                 out.append(orders["reload"])  # [2e] the heavy flamer reloads for 4 AP
         elif gun:
             if budget >= 2 and not pc.ow:
                 out.append(orders["overwatch"])
             if pc.jam and budget >= 1:
                 out.append(orders["unjam"])
-            if ranged == "assault_cannon" and budget >= 4 and not pc.reloaded and pc.ammo < int(
-                self.game.options["assault_cannon_shots"]  # type: ignore[call-overload]
-            ):
+            cannon = ranged == "assault_cannon"
+            if cannon and budget >= 4 and not pc.reloaded and pc.ammo < self.game.opts.assault_cannon_shots:
                 out.append(orders["reload"])
         if budget >= 2 and not pc.guard:
             out.append(orders["guard"])

@@ -194,7 +194,7 @@ class MovementRules(FireRules):
 
     def _land(self, pc: Piece, below: int) -> None:
         occupant = self.occ.get(below)
-        advanced = self.game.options["falling_table"] == "advanced"
+        advanced = self.game.opts.falling_table == "advanced"
         if advanced:
             if occupant is not None:
                 self._kill(self.p[occupant], pc.id, "landed on")

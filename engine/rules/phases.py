@@ -34,7 +34,7 @@ class PhaseRules(ActingRules):
                 pc.ap, pc.st, pc.free, pc.acted = MARINE_AP, 0, False, False
         self.cp = self.cp_start = self.dice.d6()
         self._note(f"command points {self.cp}")
-        if self.game.options["command_points"] == "chits" and any(
+        if self.game.opts.command_points == "chits" and any(
             pc.rank == "sergeant" and pc.sq >= 0 for pc in self.p.values() if pc.kind == "marine"
         ):
             self.stack.append(("cmd",))
@@ -61,7 +61,7 @@ class PhaseRules(ActingRules):
         self.phase = "stealers"
         self.active = None
         b = self.game.board
-        radius = int(self.game.options["lurk_radius"])  # type: ignore[call-overload]
+        radius = self.game.opts.lurk_radius
         marine_sqs = [pc.sq for pc in self.p.values() if pc.kind == "marine" and pc.sq >= 0]
         plane, dist = b.plane, b.rng
         locked_l: list[str] = []

@@ -88,7 +88,7 @@ class StateCore:
         self._log: list[Any] = []
         self._log_raw = 0
         self.alpha_used = False
-        players_setup = mission.random_setup is not None and game.options["random_setup"] == "players"
+        players_setup = mission.random_setup is not None and game.opts.random_setup == "players"
         self.feat = game._static_features or draw_features(game, None if players_setup else rng)
         self.setup_order: list[int] = []
         self.setup_placed: dict[int, int] = {}
@@ -103,9 +103,9 @@ class StateCore:
             pc.facing = FACE_INDEX[mm.facing]
             pc.rank, pc.ranged, pc.melee, pc.shield = mm.rank, mm.ranged, mm.melee, mm.storm_shield
             if pc.ranged == "assault_cannon":
-                pc.ammo = int(game.options["assault_cannon_shots"])  # type: ignore[call-overload]
+                pc.ammo = game.opts.assault_cannon_shots
             elif pc.ranged == "heavy_flamer":
-                pc.ammo = int(game.options["flamer_shots"])  # type: ignore[call-overload]
+                pc.ammo = game.opts.flamer_shots
             self.p[pc.id] = pc
             self.occ[pc.sq] = pc.id
         gs = mission.genestealers
@@ -282,7 +282,7 @@ class StateCore:
                 return self.cp
             if pc.st == 2:
                 return self.cp
-            if pc.st == 0 and self.game.cap is not None and self.activations >= self.game.cap:  # type: ignore[operator]
+            if pc.st == 0 and self.game.cap is not None and self.activations >= self.game.cap:
                 return self.cp
             return pc.ap + self.cp
         return pc.ap if pc.st != 2 else 0
@@ -290,7 +290,7 @@ class StateCore:
     def _pay(self, pc: Piece, cost: int, reaction: bool) -> None:
         if pc.kind == "marine":
             if reaction or pc.st == 2 or (
-                pc.st == 0 and self.game.cap is not None and self.activations >= self.game.cap  # type: ignore[operator]
+                pc.st == 0 and self.game.cap is not None and self.activations >= self.game.cap
             ):
                 self.cp -= cost
                 if cost:

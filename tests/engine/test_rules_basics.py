@@ -39,6 +39,30 @@ def test_bad_options_name_the_option(bad: dict[str, object]) -> None:
         resolve_options(build_mission(ROOM), bad)
 
 
+def test_option_values_are_the_mission_schemas() -> None:
+    """A batch override and a mission's options block are held to the same description: the schema's."""
+    from engine.resources import load_schema
+
+    spec = load_schema("mission.schema.json")["properties"]["options"]["properties"]
+    assert set(spec) == set(DEFAULTS)
+    m = build_mission(ROOM)
+    for name, desc in spec.items():
+        if "minimum" in desc:
+            lo, hi = desc["minimum"], desc["maximum"]
+            assert resolve_options(m, {name: lo})[name] == lo and resolve_options(m, {name: hi})[name] == hi
+            for bad in (lo - 1, hi + 1):
+                with pytest.raises(ValueError, match=f"{name!r}: {bad} is not"):
+                    resolve_options(m, {name: bad})
+        for value in desc.get("enum", ()):
+            assert resolve_options(m, {name: value})[name] == value
+
+
+def test_rule_options_type_every_option() -> None:
+    game = Game(build_mission(ROOM), {"marine_activation_cap": 2, "flamer_range": 7})
+    assert game.opts.marine_activation_cap == 2 and game.opts.flamer_range == 7
+    assert {name: getattr(game.opts, name) for name in DEFAULTS} == game.options
+
+
 # -- actions -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("text", ["pass", "end", "move m1 E", "move g2 NW S", "move m1 E jump", "shoot sgt g3",
                                   "flame m2 upper:3,4", "psi storm upper:2,2", "cp redraw", "lurk L-W",
