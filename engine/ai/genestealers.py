@@ -95,11 +95,11 @@ class _Field:
         n = 0.0
         lvl = t // b.plane
         for m in self.watchers:
-            if (m.sq // b.plane != lvl or b.rng(m.sq, t) <= self.ow_range) and st._sees(m, t):
+            if (m.sq // b.plane != lvl or b.rng(m.sq, t) <= self.ow_range) and st.sees(m, t):
                 n += 1.0
         if st.cp > 0 and n == 0.0:
             for m in self.sit.marines:
-                if m.sq // b.plane == lvl and not m.ow and b.rng(m.sq, t) <= 6 and st._sees(m, t):
+                if m.sq // b.plane == lvl and not m.ow and b.rng(m.sq, t) <= 6 and st.sees(m, t):
                     n += 0.3
                     break
         return n
@@ -509,13 +509,9 @@ class GenestealerPlayer:
         st = sit.state
         b = sit.board
         pid = pc.id
-        hits = sit.stealer_assaults(pc)
-        if hits is None:
-            mine = sit.actions_of(pid)
-            if not mine or pc.ap <= 0:
-                return None
-            hits = [a for a in mine if a.verb == "assault"]
-        for a in hits:
+        if pc.ap <= 0:
+            return None
+        for a in sit.actions_of(pid, "assault"):
             if a.args[1] in st.p:
                 return a
         if pc.sq < 0:
@@ -577,7 +573,7 @@ class GenestealerPlayer:
         occ = st.occ
         closed = st.closed
         steps: list[tuple[int, int, int, float]] = []
-        for i, (d, t, _cost) in enumerate(b.steps(s, pc.facing, False)):
+        for i, (d, t, _cost) in enumerate(st.game.steps(s, pc.facing, "stealer")):
             if t not in occ and t not in closed:
                 x = dm[t]
                 lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)

@@ -264,23 +264,13 @@ class MarinePlayer:
         return best[1] if best else None
 
     @staticmethod
-    def _psi_options(sit: Situation) -> Sequence[Action]:
-        """The psychic actions on offer (at least the storms on single pieces, in legal order): only an
-        Archivist generates them, so only his options are read (_psi asks with an Archivist in the squad)."""
-        of = getattr(sit.actions, "of", None)
-        if of is None:
-            return sit.actions
-        st = sit.state
-        # A power has no actor; it comes with the Archivist's own actions. Only his storms on single pieces
-        # are read (below), and the rules can list just those; else ask the engine for his list.
+    def _psi_options(sit: Situation) -> list[Action]:
+        """The psychic powers on offer: only an Archivist has them, so only his are read (_psi asks with an
+        Archivist in the squad)."""
         out: list[Action] = []
         for pc in sit.marines:
             if pc.rank == "archivist":
-                storms = sit.archivist_storms(pc)
-                if storms is None:
-                    out.extend(a for a in st._own_actions(pc.id) if a.verb == "psi")
-                else:
-                    out.extend(storms)
+                out.extend(sit.actions_of(pc.id, "psi"))
         return out
 
     def _plan(self, pc: Any, sq: _Squad) -> Action | None:
@@ -288,20 +278,8 @@ class MarinePlayer:
         st = sit.state
         b = sit.board
         pid = pc.id
-        # Of a Marine's own actions only his shots and flamer shots are read whole; the rest is asked one
-        # action at a time. The rules list just those, and only when asked, when they can (he surely has
-        # something to do then: `budget` is not None).
-        budget = sit.fire_budget(pc)
-        targets: list[Action] | None = None
-        flames: list[Action] | None = None
-        if budget is None:
-            if sit.marine_idle(pc):
-                return None  # (his list would be empty)
-            mine = sit.actions_of(pid)
-            if not mine:
-                return None
-            targets = [a for a in mine if a.verb == "shoot" and a.args[1] in st.p]
-            flames = [a for a in mine if a.verb == "flame"]
+        # Of a Marine's own actions only his shots and flamer shots are read whole, and only when they may matter;
+        # the rest is asked one action at a time.
         ap = pc.ap + sq.cp_now if pc.st != 2 else sq.cp_now
         if ap <= 0 and not pc.free:
             return None
@@ -311,15 +289,14 @@ class MarinePlayer:
                 f = self._path_facing(pc.sq, sq.D, sit) if sq.D is not None else 0
             return act("stand", pid, FACES[f if f is not None and f >= 0 else 0])
         goal = sit.goal
+        flames: list[Action] | None = None
         # The mission's own target first: flame the section, leave by the exit.
         if goal.kind == "flame" and pc.ranged == "heavy_flamer":
-            if flames is None:
-                flames = sit.marine_flames(pc, budget)  # type: ignore[arg-type]
+            flames = sit.actions_of(pid, "flame")
             for a in flames:
-                if a.verb == "flame":
-                    t = b.parse_sq(a.args[1])
-                    if (t // b.plane, b.section[t]) == goal.flame_key:
-                        return a
+                t = b.parse_sq(a.args[1])
+                if (t // b.plane, b.section[t]) == goal.flame_key:
+                    return a
         if pc.sq in b.exit_at and (
             (goal.kind == "escape" and "exit" in goal.via) or (goal.kind == "carry" and sit.marine_goal_map_is_exit())
         ):
@@ -327,8 +304,8 @@ class MarinePlayer:
             if a in sit.legal:
                 return a
         # "Threatened" (an enemy within the threat radius) is asked only where it decides something.
-        if targets is None:
-            targets = sit.marine_targets(pc, budget)  # type: ignore[arg-type]
+        p = st.p
+        targets = [a for a in sit.actions_of(pid, "shoot") if a.args[1] in p]  # at Genestealers, not doors
         if pc.jam and ap >= 1 and (targets or sq.tm.within(pc.sq, sq.radius)):
             return act("unjam", pid)
         if targets:
@@ -336,7 +313,7 @@ class MarinePlayer:
             if shot is not None:
                 return shot
         if pc.ranged == "heavy_flamer" and ap >= 2:
-            burn = self._flame(pc, flames, budget, sit)
+            burn = self._flame(pc, flames, sit)
             if burn is not None:
                 return burn
         front = b.nbr[pc.sq][pc.facing * 2]
@@ -344,7 +321,7 @@ class MarinePlayer:
             tid = st.occ.get(front)
             if (
                 tid is not None
-                and st.p[tid].kind == "stealer"
+                and p[tid].kind == "stealer"
                 and (pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice)
             ):
                 return act("assault", pid, tid)
@@ -377,8 +354,8 @@ class MarinePlayer:
             return best[1]
         return None
 
-    def _flame(self, pc: Any, mine: Sequence[Action] | None, budget: int | None, sit: Situation) -> Action | None:
-        """The flamer shot worth taking; `mine` is his list of flamer shots (None: ask the rules, with `budget`)."""
+    def _flame(self, pc: Any, mine: Sequence[Action] | None, sit: Situation) -> Action | None:
+        """The flamer shot worth taking; `mine` is his list of flamer shots (None: ask the rules)."""
         need = 0.5 if self.novice else self.w.flamer_min
         if mine is None:
             # A shot is worth something only with an enemy in its section; none in any section his flamer
@@ -386,7 +363,7 @@ class MarinePlayer:
             bar = need + (0.8 if pc.ammo <= 2 and not self.novice else 0.0)
             if bar > 0 and not sit.flame_may_pay(pc):
                 return None
-            mine = sit.marine_flames(pc, budget)  # type: ignore[arg-type]
+            mine = sit.actions_of(pc.id, "flame")
         b = sit.board
         st = sit.state
         best: tuple[float, Action] | None = None

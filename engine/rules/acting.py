@@ -19,6 +19,7 @@ class ActingRules(LegalRules):
 
     def _piece_action(self, a: Action, reaction: bool) -> None:
         """Apply a piece action (or a psi power), then queue what follows it."""
+        k = self.k
         pid = a.args[0] if a.args else ""
         verb = a.verb
         stealer: Piece | None = None
@@ -26,7 +27,7 @@ class ActingRules(LegalRules):
         if verb == "psi":
             self._do_psi(a)
         else:
-            pc = self.p[pid]
+            pc = k.p[pid]
             marine = pc.kind == "marine"
             if marine:
                 if verb != "shoot":
@@ -35,7 +36,7 @@ class ActingRules(LegalRules):
                     pc.ow = False
                 if pc.guard and verb != "guard":
                     pc.guard = False
-            base = len(self.stack)
+            base = len(k.stack)
             self._act_tab[verb](self, pc, a, reaction)
             kind = pc.kind
             if kind == "marine":
@@ -44,93 +45,88 @@ class ActingRules(LegalRules):
             else:
                 if kind == "stealer" and verb != "turn":
                     pc.free = False
-                if pid in self.p:
+                if pid in k.p:
                     stealer = pc
         # What follows the action, queued under the frames the action itself pushed (they resolve first; a psi
         # power's above them): involuntary conversions, then the CP reaction, then overwatch.
         hooks: tuple[tuple[Any, ...], ...] = _CONV_ONLY
-        if stealer is not None and self.phase == "stealers":
+        if stealer is not None and k.phase == "stealers":
             if stealer.kind == "stealer" and stealer.sq >= 0:
                 sid = stealer.id
                 own = _STEALER_HOOKS.get(sid)
                 if own is None:
                     own = _STEALER_HOOKS[sid] = (("susq", sid), ("owq", sid), ("reactq", sid), _CONV)
                 hooks = own
-            elif self._sus_set:
-                p = self.p
-                for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
-                    m = p.get(mid)
-                    if m is not None and m.sus and m.kind == "marine":
-                        m.sus = ""
-                self._sus_set = False
-        stack = self.stack
+            else:
+                k.clear_sustained()  # a blip acted: another Genestealer than the Marines' sustained-fire targets
+        stack = k.stack
         on_top = base is None or base == len(stack)
         # Only the conversion check follows (a blip's or a Marine's action, nothing pushed by it, the game not over):
         # its frame would be the top one and _drain, which apply runs right after this, would run it first, so it
         # is run here instead (below, once the victory check has not ended the game, which would drop the frame).
-        conv_now = hooks is _CONV_ONLY and on_top and self.result_ is None
+        conv_now = hooks is _CONV_ONLY and on_top and k.result is None
         if not conv_now:
             if on_top:
                 stack.extend(hooks)
             else:
                 stack[base:base] = hooks
-        if self._vic_rev != self._vic_clean:  # else _check_victory would return at once (victory.py)
+        if k.vic_rev != k.vic_clean:  # else _check_victory would return at once (victory.py)
             self._check_victory()
-        if conv_now and self.result_ is None:
+        if conv_now and k.result is None:
             self._run_conv(_CONV)
 
     def _act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 2, reaction)
+        self.k.pay(pc, 2, reaction)
         pc.ow = True
         pc.guard = False
 
     def _act_guard(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 2, reaction)
+        self.k.pay(pc, 2, reaction)
         pc.guard = True
         pc.ow = False
 
     def _act_unjam(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
+        self.k.pay(pc, 1, reaction)
         pc.jam = False
 
     def _act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 4, reaction)
+        self.k.pay(pc, 4, reaction)
         opts = self.game.opts
         pc.ammo = opts.flamer_shots if pc.ranged == "heavy_flamer" else opts.assault_cannon_shots
         pc.reloaded = pc.ranged == "assault_cannon"
 
     def _act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:
-        if pc.sq not in self.obj_at:
-            self.obj_at[pc.sq] = pc.carry
-            self._note(f"{pc.id} drops {pc.carry}")
-            pc.carry = ""
-            self._vic_rev += 1
+        k = self.k
+        if pc.sq not in k.obj_at:
+            k.note(f"{pc.id} drops {pc.carry}")
+            k.drop_object(pc)
 
     def _act_give(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
-        other = self.p[a.args[1]]
-        other.carry, pc.carry = pc.carry, ""
-        self._vic_rev += 1
+        k = self.k
+        k.pay(pc, 1, reaction)
+        k.give_object(pc, k.p[a.args[1]])
 
     def _act_reveal(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._end_activation()
+        self.k.end_activation()
         self._convert(pc, voluntary=True)
 
     def _run_reactq(self, frame: tuple[Any, ...]) -> None:
-        g = self.p.get(frame[1])
-        if g is None or g.sq < 0 or self.cp <= 0 or not self.game.opts.cp_reactions:
+        k = self.k
+        g = k.p.get(frame[1])
+        if g is None or g.sq < 0 or k.cp <= 0 or not self.game.opts.cp_reactions:
             return
         if self._seen_by_marine(g.sq):
-            self.stack.append(("react", g.id))
+            k.stack.append(("react", g.id))
 
     def _legal_react(self, frame: tuple[Any, ...]) -> list[Action]:
+        k = self.k
         out: list[Action] = [PASS]
-        for pc in self.p.values():
+        for pc in k.p.values():
             if pc.kind == "marine" and pc.sq >= 0:
-                self._marine_actions(pc, self.cp, out, in_turn=False)
+                self._marine_actions(pc, k.cp, out, in_turn=False)
         return out
 
     def _do_react(self, frame: tuple[Any, ...], a: Action) -> None:
         if a.verb != "pass":
-            self._note("reaction")
+            self.k.note("reaction")
             self._piece_action(a, reaction=True)

@@ -16,83 +16,85 @@ class AssaultRules(MovementRules):
     """Close assault: the attack, parry / guard / psi decisions, the outcome and turning to face."""
 
     def _act_assault(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
+        k = self.k
+        k.pay(pc, 1, reaction)
         tid = a.args[1]
-        b = self.game.board
-        if tid in b.doors:
+        if tid in self.game.board.doors:
             fighter = self._fighter(pc) if pc.kind == "marine" else None
             _rolled, destroyed = cb.door_attack(self.dice, "close_assault", marine=fighter)
-            self._note(f"{pc.id} attacks door {tid}: {'destroyed' if destroyed else 'holds'}")
+            k.note(f"{pc.id} attacks door {tid}: {'destroyed' if destroyed else 'holds'}")
             if destroyed:
                 self._destroy_door(tid)
             return
-        dfn = self.p[tid]
-        self._assault(pc, dfn)
+        self._assault(pc, k.p[tid])
 
     def _assault(self, att: Piece, dfn: Piece) -> None:
         b = self.game.board
         marine, stealer = (att, dfn) if att.kind == "marine" else (dfn, att)
         through = att.sq // b.plane != dfn.sq // b.plane
         # frontal: the defender faces the attacker (never through a hole; [4e] ladder ends count as face to face).
-        ladder4e = through and not self.game.pf_ladders and self.feat.ladder.get(att.sq) == dfn.sq
+        k = self.k
+        ladder4e = through and not self.game.pf_ladders and k.feat.ladder.get(att.sq) == dfn.sq
         if ladder4e:
             through = False
             frontal = True
         else:
-            frontal = (not through) and self._front(dfn) == att.sq
+            frontal = (not through) and k.front(dfn) == att.sq
         if att.kind != "marine":
             marine.ow = False
         roll = cb.roll_assault(self.dice, self._fighter(marine), alpha=stealer.alpha, frontal=frontal,
                                marine_attacking=att.kind == "marine", ruleset=self.game.ruleset,
                                guard=marine.guard and marine is dfn)
-        self.stack.append(("asr", att.id, dfn.id, roll, 0, through))
+        k.stack.append(("asr", att.id, dfn.id, roll, 0, through))
 
     def _fighter(self, m: Piece) -> Any:
-        return cb.MarineFighter(m.melee, m.rank, m.shield, m.prone, self.psi if m.melee == "force_axe" else 0)
+        return cb.MarineFighter(m.melee, m.rank, m.shield, m.prone, self.k.psi if m.melee == "force_axe" else 0)
 
     def _run_asr(self, frame: tuple[Any, ...]) -> None:
         _, att_id, dfn_id, roll, stage, through = frame
-        att, dfn = self.p.get(att_id), self.p.get(dfn_id)
+        k = self.k
+        att, dfn = k.p.get(att_id), k.p.get(dfn_id)
         if att is None or dfn is None:
             return
         if stage == 0:
             if cb.parry_choices(roll):
-                self.stack.append(("parry", att_id, dfn_id, roll, through))
+                k.stack.append(("parry", att_id, dfn_id, roll, through))
                 return
             stage = 1
         if stage == 1:
             if cb.guard_choices(roll):
-                self.stack.append(("guardroll", att_id, dfn_id, roll, through))
+                k.stack.append(("guardroll", att_id, dfn_id, roll, through))
                 return
             stage = 2
         if stage == 2:
-            if [p for p in cb.psi_choices(roll) if p <= self.psi]:
-                self.stack.append(("psipoints", att_id, dfn_id, roll, through))
+            if [p for p in cb.psi_choices(roll) if p <= k.psi]:
+                k.stack.append(("psipoints", att_id, dfn_id, roll, through))
                 return
         self._resolve_assault(att, dfn, roll, through)
 
     def _resolve_assault(self, att: Piece, dfn: Piece, roll: Any, through: bool) -> None:
+        k = self.k
         out = cb.assault_outcome(roll)
         dead = cb.assault_casualty(roll)
-        self._note(f"{att.id} assaults {dfn.id}: {out}")
+        k.note(f"{att.id} assaults {dfn.id}: {out}")
         if dead is not None:
             loser = att if (att.kind == "marine") == (dead == "marine") else dfn
             self._kill(loser, (dfn if loser is att else att).id, "close assault")
             return
         b = self.game.board
-        facing_att = (not through) and not (dfn.kind == "marine" and dfn.prone) and self._front(dfn) == att.sq
+        facing_att = (not through) and not (dfn.kind == "marine" and dfn.prone) and k.front(dfn) == att.sq
         if out == ("marine" if att.kind == "marine" else "stealer"):
             return  # the attacker won against a defender it cannot harm? (not reached: attacker wins kill)
         if through and dfn.kind == "marine":
             opts = [t for t in (b.nbr[dfn.sq][dfn.facing * 2], b.nbr[dfn.sq][(dfn.facing * 2 + 4) % 8])
-                    if t >= 0 and self._free_square(t) and t not in self.flames]
+                    if k.free_square(t) and t not in k.flames]
             if opts:
-                self.stack.append(("retreat", dfn.id, tuple(opts)))
+                k.stack.append(("retreat", dfn.id, tuple(opts)))
             return
         if not facing_att:
             f = _facing_towards(b, dfn.sq, att.sq)
             if f is not None:
-                self.stack.append(("tf", dfn.id, f, M if dfn.kind == "marine" else G))
+                k.stack.append(("tf", dfn.id, f, M if dfn.kind == "marine" else G))
 
     def _legal_parry(self, frame: tuple[Any, ...]) -> list[Action]:
         return [act("parry", str(i)) for i in cb.parry_choices(frame[3])] + [PASS]
@@ -101,7 +103,7 @@ class AssaultRules(MovementRules):
         _, att, dfn, roll, through = frame
         if a.verb == "parry":
             roll = cb.apply_parry(self.dice, roll, int(a.args[0]))
-        self.stack.append(("asr", att, dfn, roll, 1, through))
+        self.k.stack.append(("asr", att, dfn, roll, 1, through))
 
     def _legal_guardroll(self, frame: tuple[Any, ...]) -> list[Action]:
         return [act("guardroll", str(i)) for i in cb.guard_choices(frame[3])] + [PASS]
@@ -110,31 +112,28 @@ class AssaultRules(MovementRules):
         _, att, dfn, roll, through = frame
         if a.verb == "guardroll":
             roll = cb.apply_guard(self.dice, roll, int(a.args[0]))
-        self.stack.append(("asr", att, dfn, roll, 2, through))
+        self.k.stack.append(("asr", att, dfn, roll, 2, through))
 
     def _legal_psipoints(self, frame: tuple[Any, ...]) -> list[Action]:
-        return [act("psipoints", str(i)) for i in cb.psi_choices(frame[3]) if i <= self.psi] + [PASS]
+        return [act("psipoints", str(i)) for i in cb.psi_choices(frame[3]) if i <= self.k.psi] + [PASS]
 
     def _do_psipoints(self, frame: tuple[Any, ...], a: Action) -> None:
         _, att, dfn, roll, through = frame
         if a.verb == "psipoints":
             n = int(a.args[0])
-            self.psi -= n
+            self.k.psi -= n
             roll = cb.apply_psi(roll, n)
-        self.stack.append(("asr", att, dfn, roll, 3, through))
+        self.k.stack.append(("asr", att, dfn, roll, 3, through))
 
     def _legal_tf(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] not in self.p:
+        if frame[1] not in self.k.p:
             return []
         return [act("face", frame[1], FACE_NAMES[frame[2]]), PASS]
 
     def _do_tf(self, frame: tuple[Any, ...], a: Action) -> None:
         if a.verb == "face":
-            pc = self.p[a.args[0]]
-            pc.facing = FACE_INDEX[a.args[1]]
-            pc.prone = False
-            if pc.kind == "marine":
-                self._pose_rev += 1
+            k = self.k
+            k.set_pose(k.p[a.args[0]], facing=FACE_INDEX[a.args[1]], prone=False)
 
 
 def _facing_towards(b: Board, s: int, t: int) -> int | None:

@@ -50,7 +50,7 @@ class BlipRules(PsychicRules):
         b = self.game.board
         cap = self.game.opts.max_lurking
         counts: dict[str, int] = {}
-        for pc in self.p.values():
+        for pc in self.k.p.values():
             if pc.sq < 0 and pc.entry:
                 counts[pc.entry] = counts.get(pc.entry, 0) + 1
         out = [act("lurk", e) for e in frame[2] if e in b.entries and counts.get(e, 0) < cap]
@@ -66,23 +66,19 @@ class BlipRules(PsychicRules):
             bl.entry = a.args[0]
             bl.lock = len(frame) > 4 and a.args[0] in frame[4]
             bl.ap = BLIP_AP
-            self.p[bl.id] = bl
-            self._note(f"{bl.id} lurks at {bl.entry}")
+            self.k.add(bl)
+            self.k.note(f"{bl.id} lurks at {bl.entry}")
         if frame[1] > 1:
-            self.stack.append((frame[0], frame[1] - 1, *frame[2:]))
+            self.k.stack.append((frame[0], frame[1] - 1, *frame[2:]))
 
     def _run_conv(self, frame: tuple[Any, ...]) -> None:
         # The first blip on the board (in p's order) that some Marine sees.
-        p = self.p
+        k = self.k
+        p = k.p
         seen = self._seen_by_marine_now
-        sight = self._sight_cache
-        fresh = (
-            sight is not None
-            and sight.cand is not None
-            and self._sight_rev == self._pose_rev
-            and sight.feat is self.feat
-        )
-        if not fresh and self.phase == "stealers":
+        sight = k.sight_cache
+        fresh = sight is not None and sight.cand is not None and k.sight_rev == k.pose_rev and sight.feat is k.feat
+        if not fresh and k.phase == "stealers":
             # In the Genestealer turn the Marines seldom move (a reaction, a death): their sight, squares in view
             # included, is what the next questions about blips (the CP reaction's, the Genestealer player's) work
             # out anyway, so it is worked out here (and kept) rather than looking up every Marine's pose as below.
@@ -94,7 +90,7 @@ class BlipRules(PsychicRules):
             # Genestealer turn): only squares in some Marine's view can be seen, and every piece on the board
             # stands on its square in occ, so the occupied squares of the view (a C-level intersection) hold every
             # candidate; after most actions none of them is a blip seen.
-            occ = self.occ
+            occ = k.occ
             eyes = sight.eyes
             for t in sight.cand.intersection(occ):
                 if p[occ[t]].kind == "blip" and seen(t, eyes):
@@ -107,14 +103,14 @@ class BlipRules(PsychicRules):
         # Board's and Features' tables directly, as _marine_sight would make it, but only the Marines whose view or
         # hole targets hold a blip's square are kept: _seen_by_marine_now(t) is false unless t is in one of those of
         # some seeing Marine, so these Marines decide it alone. After most actions there are none.
-        # The blips' squares are kept while no blip moved, came or went (_blip_rev): in the Marine turn they rarely do.
+        # The blips' squares are kept while no blip moved, came or went (blip_rev): in the Marine turn they rarely do.
         # With them, whether a pose's view or hole targets hold one of them, by pose (square * 4 + facing): only
         # the Marine who just moved has a pose not asked about yet. Both depend on nothing else (the Board's and
         # Features' tables are fixed for the state), so copies share them.
-        known = self._blip_squares
-        if known is None or known[0] != self._blip_rev:
-            known = self._blip_squares = (
-                self._blip_rev,
+        known = k.blip_squares
+        if known is None or known[0] != k.blip_rev:
+            known = k.blip_squares = (
+                k.blip_rev,
                 frozenset([pc.sq for pc in p.values() if pc.kind == "blip" and pc.sq >= 0]),
                 {},
             )
@@ -142,31 +138,27 @@ class BlipRules(PsychicRules):
     def _convert_first_seen(self, eyes: BlipEyes) -> None:
         """Involuntary conversion of the first blip on the board (in p's order) that one of `eyes` sees."""
         seen = self._seen_by_marine_now
-        for pc in self.p.values():
+        for pc in self.k.p.values():
             if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
-                self.stack.append(_CONV)
+                self.k.stack.append(_CONV)
                 self._convert(pc, voluntary=False)
                 return
 
     def _convert(self, blip: Piece, voluntary: bool) -> None:
         """Replace a blip by its Genestealers; placement decisions follow."""
+        k = self.k
         n = blip.value
-        self._note(f"{blip.id} reveals {n} ({'voluntary' if voluntary else 'involuntary'})")
-        may_act = not blip.acted and self.phase == "stealers"
+        k.note(f"{blip.id} reveals {n} ({'voluntary' if voluntary else 'involuntary'})")
+        may_act = not blip.acted and k.phase == "stealers"
         sq, entry = blip.sq, blip.entry
         self.used.append(n)
-        self._blip_rev += 1
-        if sq >= 0:
-            self.occ.pop(sq, None)
-        del self.p[blip.id]
-        if self.active == blip.id:
-            self.active = None
-        if sq >= 0 and sq in self.flames:
-            self._note(f"{blip.id} burns in the flames")
+        k.remove(blip)
+        if sq >= 0 and sq in k.flames:
+            k.note(f"{blip.id} burns in the flames")
             return
         if self.game.mission.genestealers.alpha and not self.alpha_used and n == 3:
             # [4e] once per game a revealed "3" may be the Alpha instead: the Genestealer player decides.
-            self.stack.append(("alpha", sq, entry, n, may_act, voluntary))
+            k.stack.append(("alpha", sq, entry, n, may_act, voluntary))
             return
         self._place_revealed(sq, entry, n, may_act, voluntary, False)
 
@@ -176,7 +168,7 @@ class BlipRules(PsychicRules):
     def _do_alpha(self, frame: tuple[Any, ...], a: Action) -> None:
         _, sq, entry, n, may_act, voluntary = frame
         if a.args[0] == "yes":
-            self._note("the Genestealer Alpha")
+            self.k.note("the Genestealer Alpha")
         self._place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes")
 
     def _place_revealed(self, sq: int, entry: str, n: int, may_act: bool, voluntary: bool, alpha: bool) -> None:
@@ -184,7 +176,8 @@ class BlipRules(PsychicRules):
         if alpha:
             n = 1
             self.alpha_used = True
-        room = max(0, self.model_cap - self._stealer_count())
+        k = self.k
+        room = max(0, self.model_cap - k.stealer_count())
         n = min(n, room)
         if n <= 0:
             return
@@ -196,9 +189,9 @@ class BlipRules(PsychicRules):
         g = self._spawn(sq, "", may_act, alpha)
         player = G if voluntary else M
         if n > 1:
-            self.stack.append(("put", player, sq, n - 1, may_act, voluntary))
-        self.stack.append(("hooks", g.id))
-        self.stack.append(("face", g.id, G))
+            k.stack.append(("put", player, sq, n - 1, may_act, voluntary))
+        k.stack.append(("hooks", g.id))
+        k.stack.append(("face", g.id, G))
 
     def _spawn(self, sq: int, entry: str, may_act: bool, alpha: bool) -> Piece:
         g = Piece(self._new_id("g"), "stealer")
@@ -208,23 +201,24 @@ class BlipRules(PsychicRules):
         g.st = 0 if may_act else 2
         g.entry = entry
         if sq >= 0:
-            self._place(g, sq)
-        self.p[g.id] = g
+            self.k.place(g, sq)
+        self.k.add(g)
         return g
 
     def _put_options(self, frame: tuple[Any, ...]) -> list[int]:
         _, _player, sq, _n, _may_act, voluntary = frame
-        if self._free_square(sq) and sq not in self.flames:
+        k = self.k
+        if k.free_square(sq) and sq not in k.flames:
             return [sq]  # [4e] the blip's own square, freed by a kill, must be used again
         opts = []
-        for t in self._empty_adjacent(sq):
+        for t in k.empty_adjacent(sq):
             if voluntary and self._seen_by_marine(t):
                 continue
             opts.append(t)
         return opts
 
     def _legal_put(self, frame: tuple[Any, ...]) -> list[Action]:
-        if self._stealer_count() >= self.model_cap:
+        if self.k.stealer_count() >= self.model_cap:
             return []
         b = self.game.board
         return [act("put", b.name(t)) for t in self._put_options(frame)]
@@ -232,26 +226,26 @@ class BlipRules(PsychicRules):
     def _do_put(self, frame: tuple[Any, ...], a: Action) -> None:
         _, player, sq, n, may_act, voluntary = frame
         t = self.game.board.parse_sq(a.args[0])
+        k = self.k
         if n > 1:
-            self.stack.append(("put", player, sq, n - 1, may_act, voluntary))
+            k.stack.append(("put", player, sq, n - 1, may_act, voluntary))
         g = self._spawn(t, "", may_act, False)
-        self._note(f"{g.id} placed at {a.args[0]}")
-        self.stack.append(("hooks", g.id))
-        self.stack.append(("face", g.id, G))
+        k.note(f"{g.id} placed at {a.args[0]}")
+        k.stack.append(("hooks", g.id))
+        k.stack.append(("face", g.id, G))
 
     def _run_hooks(self, frame: tuple[Any, ...]) -> None:
-        g = self.p.get(frame[1])
-        if g is not None and self.phase == "stealers":
-            self.stack.append(("owq", g.id))
-            self.stack.append(("reactq", g.id))
+        k = self.k
+        g = k.p.get(frame[1])
+        if g is not None and k.phase == "stealers":
+            k.stack.append(("owq", g.id))
+            k.stack.append(("reactq", g.id))
 
     def _legal_face(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] not in self.p:
+        if frame[1] not in self.k.p:
             return []
         return [act("face", frame[1], f) for f in FACE_NAMES]
 
     def _do_face(self, frame: tuple[Any, ...], a: Action) -> None:
-        pc = self.p[a.args[0]]
-        pc.facing = FACE_INDEX[a.args[1]]
-        if pc.kind == "marine":
-            self._pose_rev += 1
+        k = self.k
+        k.set_pose(k.p[a.args[0]], facing=FACE_INDEX[a.args[1]])

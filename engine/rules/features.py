@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Container
 from typing import TYPE_CHECKING, Any
 
 from engine.rules.board import Board
@@ -74,21 +75,24 @@ class Features:
             out = self._hole_targets[s] = frozenset(cands)
         return out
 
-    def hole_sees(self, state: Any, m: Piece, t: int) -> bool:
-        """Pitfall LOS through holes: the viewer on or next to a hole sees the far end (and the square beyond)."""
+    def hole_sees(
+        self, b: Board, occ: Container[int], closed: Container[int], clear_line: Callable[[int, int], bool], m: Piece,
+        t: int,
+    ) -> bool:
+        """Pitfall LOS through holes: the viewer on or next to a hole sees the far end (and the square beyond);
+        occ and closed: the squares holding a piece or a closed door, clear_line(a, b): no obstacle from a to b."""
         views = self._views.get(m.sq)
         if not views:
             return False
-        b = state.game.board
         for here, there, opp, upper in views:
             if t != there and t != opp:
                 continue
-            if upper in state.occ and upper != m.sq and upper != t:
+            if upper in occ and upper != m.sq and upper != t:
                 continue  # a model in the upper square of the hole blocks the view through it (not of itself)
             if here != m.sq:
-                if not b.in_arc(m.sq, m.facing, here) or here in state.closed:
+                if not b.in_arc(m.sq, m.facing, here) or here in closed:
                     continue
-                if not state._clear_line(m.sq, here):
+                if not clear_line(m.sq, here):
                     continue
             return True
         return False

@@ -1,4 +1,4 @@
-"""State core: the pieces and tables of one game, its read-only views, notes and AP/CP payment."""
+"""State core: one game's kernel (engine/rules/kernel.py), blip pile and log, its read-only views and notes."""
 
 from __future__ import annotations
 
@@ -6,16 +6,16 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
-from engine.rules.board import FACE_INDEX, FACE_NAMES
+from engine.rules.board import FACE_NAMES
 from engine.rules.dice import Dice
 from engine.rules.features import draw_features
+from engine.rules.kernel import Kernel
 from engine.rules.pieces import BlipView, GameResult, ModelView, Piece, new_event
 
 if TYPE_CHECKING:
-    from engine.rules.actions import Action
+    from engine.rules.features import Features
     from engine.rules.game import Game
     from engine.rules.pieces import Death, Event
-    from engine.rules.sight import MarineSight
 
 M: Final = "marines"
 G: Final = "genestealers"
@@ -25,9 +25,22 @@ BLIP_POOL_VALUES = {1: 9, 2: 4, 3: 9}
 
 
 class StateCore:
-    """The data of one game in progress; the rules live in the layers above (see game.GameState)."""
+    """The data of one game; the rules live in the layers above (see game.GameState)."""
 
     game: Game
+    k: Kernel
+    # The kernel's containers (_alias): read them, change them only through the kernel's mutators.
+    p: dict[str, Piece]
+    occ: dict[int, str]
+    closed: dict[int, str]
+    door_state: dict[str, str]
+    flames: dict[int, int]
+    barriers: dict[int, int]
+    obj_at: dict[int, str]
+    traffic: dict[int, int]
+    stack: list[tuple[Any, ...]]
+    deaths: list[Death]
+    escaped: list[str]
     # Frame and action handlers by name (`_run_X`, `_legal_X`, `_do_X`, `_act_X` -> X), collected once per class
     # so the hot paths index a dict instead of building a method name and calling getattr on every frame.
     _run_fns: ClassVar[dict[str, Callable[..., Any]]] = {}
@@ -56,58 +69,16 @@ class StateCore:
         if _blank:
             return
         rng = rng if rng is not None else dice.rng
-        b = game.board
         mission = game.mission
-        self.turn = 1
-        self.phase = "setup"
-        self.p: dict[str, Piece] = {}
-        self.occ: dict[int, str] = {}
-        self.closed: dict[int, str] = {}
-        self.door_state: dict[str, str] = {}
-        for d in mission.doors:
-            self.door_state[d.id] = d.state
-            if d.state == "closed":
-                self.closed[b.doors[d.id]] = d.id
-        self.flames: dict[int, int] = {}
-        self.barriers: dict[int, int] = {}
-        self.cp = 0
-        self.cp_start = 0
-        self.psi = mission.marines.psi_points
-        self.psi_used = False
-        self.active: str | None = None
-        self.activations = 0
-        self.stack: list[tuple[Any, ...]] = []
-        self.result_: GameResult | None = None
-        self.deaths: list[Death] = []
-        self.escaped: list[str] = []
-        self.escaped_via: dict[str, str] = {}
-        self.traffic: dict[int, int] = {}
-        self.flamed_sections: dict[tuple[int, str], int] = {}
+        players_setup = mission.random_setup is not None and game.opts.random_setup == "players"
+        k = self.k = Kernel(game, game._static_features or draw_features(game, None if players_setup else rng))
         # The event log (the `log` property): apply appends (turn, player, action, dice, effects) tuples, made into
         # Events when the log is read; _log_raw counts the tuples not made yet (always the latest entries).
         self._log: list[Any] = []
         self._log_raw = 0
         self.alpha_used = False
-        players_setup = mission.random_setup is not None and game.opts.random_setup == "players"
-        self.feat = game._static_features or draw_features(game, None if players_setup else rng)
         self.setup_order: list[int] = []
         self.setup_placed: dict[int, int] = {}
-        self.obj_at: dict[int, str] = {}
-        for o in mission.objectives:
-            if o.kind == "object":
-                self.obj_at[b.sq_of(o.level, o.x, o.y)] = o.id
-        self.objective_carried_to: dict[str, str] = {}
-        for mm in mission.marines.squad:
-            pc = Piece(mm.id, "marine")
-            pc.sq = b.sq_of(mm.level, mm.x, mm.y)
-            pc.facing = FACE_INDEX[mm.facing]
-            pc.rank, pc.ranged, pc.melee, pc.shield = mm.rank, mm.ranged, mm.melee, mm.storm_shield
-            if pc.ranged == "assault_cannon":
-                pc.ammo = game.opts.assault_cannon_shots
-            elif pc.ranged == "heavy_flamer":
-                pc.ammo = game.opts.flamer_shots
-            self.p[pc.id] = pc
-            self.occ[pc.sq] = pc.id
         gs = mission.genestealers
         pool = gs.pool or BLIP_POOL_VALUES
         self.pile: list[int] = [v for v in sorted(pool) for _ in range(pool[v])]
@@ -117,42 +88,6 @@ class StateCore:
         self.limited_left = gs.limited.total if gs.limited else None
         self.model_cap = gs.model_cap
         self.seq = 0
-        self._fx: list[str] = []
-        self._legal_key = -1
-        self._legal: list[Action] = []
-        self._own_memo: tuple[int, dict[str, list[Action]]] = (-1, {})
-        # Single steps and turns asked about (game.py): per version, (actor, direction) -> that direction's moves
-        # and turn action -> legal.
-        self._quick_memo: tuple[int, dict[tuple[str, str], list[Action]], dict[Action, bool]] = (-1, {}, {})
-        # The last action is_legal found legal in an action phase, and at which version (game.py: apply skips
-        # asking again).
-        self._ok_a: Action | None = None
-        self._ok_v = -1
-        # Memo scope (sight.py): the memos below are valid while _memo_v == version.
-        self._memo_v = -1
-        self._seen_memo: dict[int, bool] = {}
-        self._sight_memo: MarineSight | None = None
-        self._sight_cache: MarineSight | None = None  # shared by copies (sight.py)
-        # Change counters (ints, so a copy starts from its original's values and then counts its own changes):
-        # _pose_rev moves whenever a Marine's square, facing or prone flag changes or a Marine leaves the board;
-        # _sight_rev is the _pose_rev at which _sight_cache was last known to hold the Marines' poses (sight.py).
-        self._pose_rev = 0
-        self._sight_rev = -1
-        # _vic_rev moves whenever something the victory conditions read changes (a piece removed, an object
-        # picked up, dropped or given, a carrier moved, a section flamed); _vic_clean is the _vic_rev at the
-        # last check that found no winner (victory.py).
-        self._vic_rev = 0
-        self._vic_clean = -1
-        # _blip_rev moves whenever a blip or Genestealer is put on a square, or a blip leaves one (moved, entered,
-        # placed, revealed, removed); _blip_squares is (_blip_rev, the squares of the blips on the board, and by
-        # Marine pose whether his view holds one of them) as the conversion check last found them (blips.py).
-        self._blip_rev = 0
-        # False only while no Marine has a sustained-fire target (set again by every sustained shot): a blip's action
-        # then has none to clear (acting.py).
-        self._sus_set = True
-        self._blip_squares: tuple[int, frozenset[int], dict[int, bool]] | None = None
-        self.version = 0
-        self._settled_v = 0  # the version apply (or the constructor) left: see SightRules._sight
         # In execution order: the players' Pitfall set-up (if chosen), the starting blips placed by the
         # Genestealer player, then the first Marine turn.
         seq: list[tuple[Any, ...]] = []
@@ -160,13 +95,59 @@ class StateCore:
             # [PF] the counters are shuffled face down and placed alternately by the players (Marines first).
             self.setup_order = list(range(len(mission.random_setup.counters)))
             rng.shuffle(self.setup_order)
-            seq += [("setup", k, M if k % 2 == 0 else G) for k in range(len(self.setup_order))]
+            seq += [("setup", i, M if i % 2 == 0 else G) for i in range(len(self.setup_order))]
             seq.append(("setup_done",))
         n = gs.starting.blips
         if n:
             seq.append(("lurk", n, tuple(gs.starting.entry_areas), "limited"))
         seq.append(("begin_marines",))
-        self.stack = seq[::-1]
+        k.stack.extend(reversed(seq))
+        self._alias()
+
+    # -- the kernel's data, read by players, statistics and tests --------------------------------------------
+    def _alias(self) -> None:
+        """The kernel's containers, read through the state as plain attributes (the kernel never replaces them)."""
+        k = self.k
+        self.p, self.occ, self.closed, self.door_state = k.p, k.occ, k.closed, k.door_state
+        self.flames, self.barriers, self.obj_at, self.traffic = k.flames, k.barriers, k.obj_at, k.traffic
+        self.stack, self.deaths, self.escaped = k.stack, k.deaths, k.escaped
+
+    @property
+    def feat(self) -> Features:
+        return self.k.feat
+
+    @property
+    def turn(self) -> int:
+        return self.k.turn
+
+    @property
+    def phase(self) -> str:
+        return self.k.phase
+
+    @property
+    def cp(self) -> int:
+        return self.k.cp
+
+    @property
+    def psi(self) -> int:
+        return self.k.psi
+
+    @property
+    def active(self) -> str | None:
+        return self.k.active
+
+    @property
+    def result_(self) -> GameResult | None:
+        return self.k.result
+
+    @property
+    def version(self) -> int:
+        """Moves with every decision applied (and with touch()): answers about a state belong to one version."""
+        return self.k.version
+
+    def touch(self) -> None:
+        """The state was edited by hand (scenarios, tests): answers kept for the current version are dropped."""
+        self.k.version += 1
 
     @property
     def log(self) -> list[Event]:
@@ -198,16 +179,16 @@ class StateCore:
         )
 
     def marines(self) -> list[ModelView]:
-        return [self._view(pc) for pc in self.p.values() if pc.kind == "marine"]
+        return [self._view(pc) for pc in self.k.p.values() if pc.kind == "marine"]
 
     def genestealers(self) -> list[ModelView]:
-        return [self._view(pc) for pc in self.p.values() if pc.kind == "stealer"]
+        return [self._view(pc) for pc in self.k.p.values() if pc.kind == "stealer"]
 
     def blips(self, viewer: Player | None = None) -> list[BlipView]:
         """Blips; their value is hidden when viewer is "marines"."""
         b = self.game.board
         out = []
-        for pc in self.p.values():
+        for pc in self.k.p.values():
             if pc.kind != "blip":
                 continue
             lvl = x = y = None
@@ -220,96 +201,36 @@ class StateCore:
 
     def piece(self, pid: str) -> Piece | None:
         """The live piece (read it, do not mutate it)."""
-        return self.p.get(pid)
+        return self.k.p.get(pid)
 
     @property
     def command_points(self) -> int:
-        return self.cp
+        return self.k.cp
 
     def casualties(self) -> dict[str, int]:
         out = {M: 0, G: 0}
-        for d in self.deaths:
+        for d in self.k.deaths:
             out[M if d.kind == "marine" else G] += 1
         return out
-
-    def square_name(self, sq: int) -> str:
-        return self.game.board.name(sq)
 
     def traffic_squares(self) -> dict[tuple[str, int, int], int]:
         """How many times Genestealers and blips entered each square: (level, x, y) -> count, in (level, x, y)
         order (what the game's record sorts them by)."""
         keys, rank = self.game.board.square_keys()
-        traffic = self.traffic
+        traffic = self.k.traffic
         return {keys[sq]: traffic[sq] for sq in sorted(traffic, key=rank.__getitem__)}
 
     def features(self) -> dict[str, list[tuple[str, int, int]]]:
         """This game's pitfalls, ladder ends, rubble and chutes as (level, x, y)."""
-        return self.feat.describe(self.game.board)
-
-    def _note(self, text: str) -> None:
-        self._fx.append(text)
-
-    def _end_activation(self) -> None:
-        if self.active is not None:
-            pc = self.p.get(self.active)
-            if pc is not None:
-                pc.st = 2
-                pc.free = False
-            self.active = None
+        return self.k.feat.describe(self.game.board)
 
     def _finish(self, winner: str, reason: str) -> None:
-        if self.result_ is None:
-            self.result_ = GameResult(winner, self.turn, reason)  # type: ignore[arg-type]
-            self.stack.clear()
-            self._note(f"game over: {winner} ({reason})")
+        k = self.k
+        if k.result is None:
+            k.result = GameResult(winner, k.turn, reason)  # type: ignore[arg-type]
+            k.stack.clear()
+            k.note(f"game over: {winner} ({reason})")
 
     def _new_id(self, prefix: str) -> str:
         self.seq += 1
         return f"{prefix}{self.seq}"
-
-    def _stealer_count(self) -> int:
-        return sum(1 for pc in self.p.values() if pc.kind == "stealer")
-
-    def _free_square(self, t: int) -> bool:
-        return t >= 0 and t not in self.occ and t not in self.closed and t not in self.barriers
-
-    def _front(self, pc: Piece) -> int:
-        return self.game.board.nbr[pc.sq][pc.facing * 2]
-
-    def _budget(self, pc: Piece, reaction: bool) -> int:
-        if pc.kind == "marine":
-            if reaction:
-                return self.cp
-            if pc.st == 2:
-                return self.cp
-            if pc.st == 0 and self.game.cap is not None and self.activations >= self.game.cap:
-                return self.cp
-            return pc.ap + self.cp
-        return pc.ap if pc.st != 2 else 0
-
-    def _pay(self, pc: Piece, cost: int, reaction: bool) -> None:
-        if pc.kind == "marine":
-            if reaction or pc.st == 2 or (
-                pc.st == 0 and self.game.cap is not None and self.activations >= self.game.cap
-            ):
-                self.cp -= cost
-                if cost:
-                    self._note(f"{cost} CP")
-                return
-            if pc.st == 0:
-                self._end_activation()
-                pc.st = 1
-                self.active = pc.id
-                self.activations += 1
-            from_ap = min(pc.ap, cost)
-            pc.ap -= from_ap
-            if cost - from_ap:
-                self.cp -= cost - from_ap
-                self._note(f"{cost - from_ap} CP")
-            return
-        if pc.st == 0:
-            self._end_activation()
-            pc.st = 1
-            self.active = pc.id
-        pc.ap -= cost
-        pc.acted = True

@@ -40,15 +40,16 @@ class VictoryRules(StateCore):
     """Victory conditions checked after every action and at the end phase."""
 
     def _check_victory(self, end_phase: bool = False) -> None:
-        if self.result_ is not None:
+        k = self.k
+        if k.result is not None:
             return
-        rev = self._vic_rev
-        if rev == self._vic_clean and not end_phase:
+        rev = k.vic_rev
+        if rev == k.vic_clean and not end_phase:
             # Outside the end phase the conditions read only the Marines in p, escapes, objects carried (by whom,
-            # where, to which exit) and sections flamed; each change to those moves _vic_rev (placement.py,
-            # movement.py, acting.py, fire.py), and none moved since a check that found no winner.
+            # where, to which exit) and sections flamed; each change to those moves the kernel's vic_rev, and none moved
+            # since a check that found no winner.
             return
-        p = self.p
+        p = k.p
         # Marines only ever come from the mission's squad: the ones still in p are the Marines "on board".
         on_board = False
         for mid in self.game.marine_ids:
@@ -59,7 +60,7 @@ class VictoryRules(StateCore):
         for kind, cond, arg in self.game.victory_plan:
             if kind == "escape":
                 via, win_at, draw_at = arg
-                n = sum(1 for v in self.escaped_via.values() if v in via) if self.escaped_via else 0
+                n = sum(1 for v in k.escaped_via.values() if v in via) if k.escaped_via else 0
                 if n >= win_at:
                     self._finish(M, f"{n} Marines escaped")
                     return
@@ -70,16 +71,16 @@ class VictoryRules(StateCore):
                         self._finish(G, f"only {n} Marines escaped")
                     return
             elif kind == "marines_eliminated":
-                if not on_board and not self.escaped:
+                if not on_board and not k.escaped:
                     self._finish(G, "all Marines dead")
                     return
             elif kind == "turn_limit":
-                if end_phase and self.turn >= arg:
+                if end_phase and k.turn >= arg:
                     self._finish(str(cond.get("result", G)), f"turn limit {cond['turn']}")
                     return
             elif kind == "objective_carried":
                 oid, to, key, to_square = arg
-                dest = self.objective_carried_to.get(oid)
+                dest = k.objective_carried_to.get(oid)
                 if dest is None and to_square:
                     b = self.game.board
                     for pc in p.values():
@@ -91,20 +92,20 @@ class VictoryRules(StateCore):
                     self._finish(str(cond.get("result", M)), f"objective {oid} carried")
                     return
             elif kind == "section_flamed":
-                if arg in self.flamed_sections:
+                if arg in k.flamed_sections:
                     self._finish(str(cond.get("result", M)), f"section {cond['section']} flamed")
                     return
             elif kind == "objective_flamed":
                 for oid, key in arg:
-                    if key in self.flamed_sections:
+                    if key in k.flamed_sections:
                         self._finish(str(cond.get("result", M)), f"objective {oid} flamed")
                         return
         if not on_board:
             self._finish(G, "no Marines left on the board")
             return
-        # No winner: a later check, outside the end phase, finds none either until _vic_rev moves (the end-phase
+        # No winner: a later check, outside the end phase, finds none either until vic_rev moves (the end-phase
         # check tests the same conditions and the turn limits besides).
-        self._vic_clean = rev
+        k.vic_clean = rev
 
 
 def _dest_key(b: Board, to: object) -> str:

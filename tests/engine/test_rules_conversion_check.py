@@ -39,7 +39,7 @@ def checked(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     real = BlipRules._run_conv
 
     def check(state: Any, frame: tuple[Any, ...]) -> None:
-        if state.phase == "stealers" and state._sight_rev != state._pose_rev:
+        if state.phase == "stealers" and state.k.sight_rev != state.k.pose_rev:
             counts["moved"] += 1  # a Marine moved in the Genestealer turn: his sight is made afresh
         want = _first_seen(state)
         before = {pid for pid, pc in state.p.items() if pc.kind == "blip"}

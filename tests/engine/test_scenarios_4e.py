@@ -250,7 +250,7 @@ def test_ae_fire_units_may_only_step_out() -> None:
     rows = ["#######", "#aaaaa#", "#######"]
     s = scenario(rows, marines=[("m1", 1, 1, "E")], game_options={"fire_module": True})
     s.flames.update({s.game.board.sq_of("upper", x, 1): 1 for x in (1, 2)})
-    s.version += 1
+    s.touch()
     assert [str(a) for a in s.legal_actions() if a.actor == "m1"] == []
 
 
@@ -280,7 +280,7 @@ def test_overwatch_may_shoot_a_door_closing_in_los() -> None:
         phase="stealers",
         dice=[6, 2],
     )
-    s.version += 1
+    s.touch()
     s.door_state["D1"] = "open"
     s.closed.clear()
     s.p["m1"].ow = True
