@@ -301,7 +301,7 @@ class Situation:
         """Some enemy stands in a section that the flamer of Marine pc could reach from his pose.
 
         A flamer target is a square of his front arc within flamer range, or one seen through a hole
-        (FireRules._flame_targets): the sections of all of those, visible or not, count.
+        (Fire.flame_targets): the sections of all of those, visible or not, count.
         """
         global _FLAME_REACH
         b = self.board

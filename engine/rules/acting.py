@@ -2,22 +2,53 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.rules.actions import PASS, Action
-from engine.rules.blips import _CONV
-from engine.rules.legal import LegalRules
+from engine.rules.assault import Assault
+from engine.rules.blips import _CONV, Blips
+from engine.rules.fire import Fire
+from engine.rules.kernel import Kernel
+from engine.rules.legal import Legal
+from engine.rules.movement import Movement
 from engine.rules.pieces import Piece
+from engine.rules.psychic import Psychic
+from engine.rules.sight import Sight
+from engine.rules.victory import Victory
+
+PieceAct = Callable[[Piece, Action, bool], None]  # (actor, action, paid with CP only as a reaction)
 
 _CONV_ONLY = (_CONV,)
 # The hooks after a Genestealer's action, by its id (immutable, so shared by every state and game).
 _STEALER_HOOKS: dict[str, tuple[tuple[Any, ...], ...]] = {}
 
 
-class ActingRules(LegalRules):
+class Acting:
     """Applying a piece action, what follows it (conversions, CP reactions, overwatch) and simple orders."""
 
-    def _piece_action(self, a: Action, reaction: bool) -> None:
+    def __init__(
+        self, k: Kernel, sight: Sight, victory: Victory, fire: Fire, movement: Movement, assault: Assault,
+        psychic: Psychic, blips: Blips, legal: Legal,
+    ) -> None:
+        self.k = k
+        self.game = k.game
+        self.sight = sight
+        self.victory = victory
+        self.psychic = psychic
+        self.blips = blips
+        self.legal = legal
+        m = movement
+        # Who applies each verb of a piece action.
+        self.acts: dict[str, PieceAct] = {
+            "move": m.act_move, "turn": m.act_turn, "stand": m.act_stand, "open": m.act_open, "close": m.act_close,
+            "exit": m.act_exit, "enter": m.act_enter, "climb": m.act_climb, "jump": m.act_jump,
+            "shoot": fire.act_shoot, "flame": fire.act_flame, "assault": assault.act_assault,
+            "overwatch": self.act_overwatch, "guard": self.act_guard, "unjam": self.act_unjam,
+            "reload": self.act_reload, "drop": self.act_drop, "give": self.act_give, "reveal": self.act_reveal,
+        }
+
+    def piece_action(self, a: Action, reaction: bool) -> None:
         """Apply a piece action (or a psi power), then queue what follows it."""
         k = self.k
         pid = a.args[0] if a.args else ""
@@ -25,7 +56,7 @@ class ActingRules(LegalRules):
         stealer: Piece | None = None
         base: int | None = None
         if verb == "psi":
-            self._do_psi(a)
+            self.psychic.use(a)
         else:
             pc = k.p[pid]
             marine = pc.kind == "marine"
@@ -37,7 +68,7 @@ class ActingRules(LegalRules):
                 if pc.guard and verb != "guard":
                     pc.guard = False
             base = len(k.stack)
-            self._act_tab[verb](self, pc, a, reaction)
+            self.acts[verb](pc, a, reaction)
             kind = pc.kind
             if kind == "marine":
                 if reaction or (verb != "move" and verb != "turn"):
@@ -62,8 +93,9 @@ class ActingRules(LegalRules):
         stack = k.stack
         on_top = base is None or base == len(stack)
         # Only the conversion check follows (a blip's or a Marine's action, nothing pushed by it, the game not over):
-        # its frame would be the top one and _drain, which apply runs right after this, would run it first, so it
-        # is run here instead (below, once the victory check has not ended the game, which would drop the frame).
+        # its frame would be the top one and GameState._drain, which apply runs right after this, would run it
+        # first, so it is run here instead (below, once the victory check has not ended the game, which would drop
+        # the frame).
         conv_now = hooks is _CONV_ONLY and on_top and k.result is None
         if not conv_now:
             if on_top:
@@ -71,62 +103,62 @@ class ActingRules(LegalRules):
             else:
                 stack[base:base] = hooks
         if k.vic_rev != k.vic_clean:  # else _check_victory would return at once (victory.py)
-            self._check_victory()
+            self.victory.check()
         if conv_now and k.result is None:
-            self._run_conv(_CONV)
+            self.blips.run_conv(_CONV)
 
-    def _act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 2, reaction)
         pc.ow = True
         pc.guard = False
 
-    def _act_guard(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_guard(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 2, reaction)
         pc.guard = True
         pc.ow = False
 
-    def _act_unjam(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_unjam(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 1, reaction)
         pc.jam = False
 
-    def _act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 4, reaction)
         opts = self.game.opts
         pc.ammo = opts.flamer_shots if pc.ranged == "heavy_flamer" else opts.assault_cannon_shots
         pc.reloaded = pc.ranged == "assault_cannon"
 
-    def _act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         if pc.sq not in k.obj_at:
             k.note(f"{pc.id} drops {pc.carry}")
             k.drop_object(pc)
 
-    def _act_give(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_give(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         k.pay(pc, 1, reaction)
         k.give_object(pc, k.p[a.args[1]])
 
-    def _act_reveal(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_reveal(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.end_activation()
-        self._convert(pc, voluntary=True)
+        self.blips.convert(pc, voluntary=True)
 
-    def _run_reactq(self, frame: tuple[Any, ...]) -> None:
+    def run_reactq(self, frame: tuple[Any, ...]) -> None:
         k = self.k
         g = k.p.get(frame[1])
         if g is None or g.sq < 0 or k.cp <= 0 or not self.game.opts.cp_reactions:
             return
-        if self._seen_by_marine(g.sq):
+        if self.sight.seen_by_marine(g.sq):
             k.stack.append(("react", g.id))
 
-    def _legal_react(self, frame: tuple[Any, ...]) -> list[Action]:
+    def react_options(self, frame: tuple[Any, ...]) -> list[Action]:
         k = self.k
         out: list[Action] = [PASS]
         for pc in k.p.values():
             if pc.kind == "marine" and pc.sq >= 0:
-                self._marine_actions(pc, k.cp, out, in_turn=False)
+                self.legal.marine_actions(pc, k.cp, out, in_turn=False)
         return out
 
-    def _do_react(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_react(self, frame: tuple[Any, ...], a: Action) -> None:
         if a.verb != "pass":
             self.k.note("reaction")
-            self._piece_action(a, reaction=True)
+            self.piece_action(a, reaction=True)

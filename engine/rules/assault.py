@@ -7,28 +7,35 @@ from typing import Any
 from engine.rules import combat as cb
 from engine.rules.actions import PASS, Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES, Board
-from engine.rules.movement import MovementRules
+from engine.rules.fire import Fire
+from engine.rules.kernel import G, Kernel, M
 from engine.rules.pieces import Piece
-from engine.rules.state_core import G, M
+from engine.rules.victory import Victory
 
 
-class AssaultRules(MovementRules):
+class Assault:
     """Close assault: the attack, parry / guard / psi decisions, the outcome and turning to face."""
 
-    def _act_assault(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def __init__(self, k: Kernel, fire: Fire, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.fire = fire
+        self.victory = victory
+
+    def act_assault(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         k.pay(pc, 1, reaction)
         tid = a.args[1]
         if tid in self.game.board.doors:
-            fighter = self._fighter(pc) if pc.kind == "marine" else None
-            _rolled, destroyed = cb.door_attack(self.dice, "close_assault", marine=fighter)
+            fighter = self.fighter(pc) if pc.kind == "marine" else None
+            _rolled, destroyed = cb.door_attack(self.k.dice, "close_assault", marine=fighter)
             k.note(f"{pc.id} attacks door {tid}: {'destroyed' if destroyed else 'holds'}")
             if destroyed:
-                self._destroy_door(tid)
+                self.fire.destroy_door(tid)
             return
-        self._assault(pc, k.p[tid])
+        self.attack(pc, k.p[tid])
 
-    def _assault(self, att: Piece, dfn: Piece) -> None:
+    def attack(self, att: Piece, dfn: Piece) -> None:
         b = self.game.board
         marine, stealer = (att, dfn) if att.kind == "marine" else (dfn, att)
         through = att.sq // b.plane != dfn.sq // b.plane
@@ -42,15 +49,15 @@ class AssaultRules(MovementRules):
             frontal = (not through) and k.front(dfn) == att.sq
         if att.kind != "marine":
             marine.ow = False
-        roll = cb.roll_assault(self.dice, self._fighter(marine), alpha=stealer.alpha, frontal=frontal,
+        roll = cb.roll_assault(self.k.dice, self.fighter(marine), alpha=stealer.alpha, frontal=frontal,
                                marine_attacking=att.kind == "marine", ruleset=self.game.ruleset,
                                guard=marine.guard and marine is dfn)
         k.stack.append(("asr", att.id, dfn.id, roll, 0, through))
 
-    def _fighter(self, m: Piece) -> Any:
+    def fighter(self, m: Piece) -> Any:
         return cb.MarineFighter(m.melee, m.rank, m.shield, m.prone, self.k.psi if m.melee == "force_axe" else 0)
 
-    def _run_asr(self, frame: tuple[Any, ...]) -> None:
+    def run_asr(self, frame: tuple[Any, ...]) -> None:
         _, att_id, dfn_id, roll, stage, through = frame
         k = self.k
         att, dfn = k.p.get(att_id), k.p.get(dfn_id)
@@ -70,16 +77,16 @@ class AssaultRules(MovementRules):
             if [p for p in cb.psi_choices(roll) if p <= k.psi]:
                 k.stack.append(("psipoints", att_id, dfn_id, roll, through))
                 return
-        self._resolve_assault(att, dfn, roll, through)
+        self.resolve(att, dfn, roll, through)
 
-    def _resolve_assault(self, att: Piece, dfn: Piece, roll: Any, through: bool) -> None:
+    def resolve(self, att: Piece, dfn: Piece, roll: Any, through: bool) -> None:
         k = self.k
         out = cb.assault_outcome(roll)
         dead = cb.assault_casualty(roll)
         k.note(f"{att.id} assaults {dfn.id}: {out}")
         if dead is not None:
             loser = att if (att.kind == "marine") == (dead == "marine") else dfn
-            self._kill(loser, (dfn if loser is att else att).id, "close assault")
+            self.victory.kill(loser, (dfn if loser is att else att).id, "close assault")
             return
         b = self.game.board
         facing_att = (not through) and not (dfn.kind == "marine" and dfn.prone) and k.front(dfn) == att.sq
@@ -96,28 +103,28 @@ class AssaultRules(MovementRules):
             if f is not None:
                 k.stack.append(("tf", dfn.id, f, M if dfn.kind == "marine" else G))
 
-    def _legal_parry(self, frame: tuple[Any, ...]) -> list[Action]:
+    def parry_options(self, frame: tuple[Any, ...]) -> list[Action]:
         return [act("parry", str(i)) for i in cb.parry_choices(frame[3])] + [PASS]
 
-    def _do_parry(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_parry(self, frame: tuple[Any, ...], a: Action) -> None:
         _, att, dfn, roll, through = frame
         if a.verb == "parry":
-            roll = cb.apply_parry(self.dice, roll, int(a.args[0]))
+            roll = cb.apply_parry(self.k.dice, roll, int(a.args[0]))
         self.k.stack.append(("asr", att, dfn, roll, 1, through))
 
-    def _legal_guardroll(self, frame: tuple[Any, ...]) -> list[Action]:
+    def guardroll_options(self, frame: tuple[Any, ...]) -> list[Action]:
         return [act("guardroll", str(i)) for i in cb.guard_choices(frame[3])] + [PASS]
 
-    def _do_guardroll(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_guardroll(self, frame: tuple[Any, ...], a: Action) -> None:
         _, att, dfn, roll, through = frame
         if a.verb == "guardroll":
-            roll = cb.apply_guard(self.dice, roll, int(a.args[0]))
+            roll = cb.apply_guard(self.k.dice, roll, int(a.args[0]))
         self.k.stack.append(("asr", att, dfn, roll, 2, through))
 
-    def _legal_psipoints(self, frame: tuple[Any, ...]) -> list[Action]:
+    def psipoints_options(self, frame: tuple[Any, ...]) -> list[Action]:
         return [act("psipoints", str(i)) for i in cb.psi_choices(frame[3]) if i <= self.k.psi] + [PASS]
 
-    def _do_psipoints(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_psipoints(self, frame: tuple[Any, ...], a: Action) -> None:
         _, att, dfn, roll, through = frame
         if a.verb == "psipoints":
             n = int(a.args[0])
@@ -125,12 +132,12 @@ class AssaultRules(MovementRules):
             roll = cb.apply_psi(roll, n)
         self.k.stack.append(("asr", att, dfn, roll, 3, through))
 
-    def _legal_tf(self, frame: tuple[Any, ...]) -> list[Action]:
+    def tf_options(self, frame: tuple[Any, ...]) -> list[Action]:
         if frame[1] not in self.k.p:
             return []
         return [act("face", frame[1], FACE_NAMES[frame[2]]), PASS]
 
-    def _do_tf(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_tf(self, frame: tuple[Any, ...], a: Action) -> None:
         if a.verb == "face":
             k = self.k
             k.set_pose(k.p[a.args[0]], facing=FACE_INDEX[a.args[1]], prone=False)

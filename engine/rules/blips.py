@@ -6,45 +6,53 @@ from typing import Any
 
 from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES
+from engine.rules.kernel import BLIP_AP, STEALER_AP, G, Kernel, M
 from engine.rules.pieces import Piece
-from engine.rules.psychic import PsychicRules
-from engine.rules.sight import BlipEyes, Eye
-from engine.rules.state_core import BLIP_AP, STEALER_AP, G, M
+from engine.rules.sight import BlipEyes, Eye, Sight
 
 _CONV: tuple[Any, ...] = ("conv",)  # frames are immutable: one shared tuple will do
 
 
-class BlipRules(PsychicRules):
+class Blips:
     """Blips: the pile, reinforcement (lurking), conversion and placing the revealed Genestealers."""
 
-    def _draw_blip(self, pool: str) -> int | None:
-        if pool == "limited" and self.limited_left is not None:
-            if self.limited_left <= 0:
+    def __init__(self, k: Kernel, sight: Sight) -> None:
+        self.k = k
+        self.game = k.game
+        self.sight = sight
+        gs = k.game.mission.genestealers
+        self.limited_unit = gs.limited.unit if gs.limited else None
+        self.model_cap = gs.model_cap
+
+    def draw(self, pool: str) -> int | None:
+        """The next blip's value from the pile (reshuffled from the used blips when it runs out); None when the
+        pool is spent."""
+        k = self.k
+        limited = pool == "limited" and k.limited_left is not None
+        if limited and k.limited_left is not None and k.limited_left <= 0:
+            return None
+        if not k.pile:
+            if not k.used:
                 return None
-        if not self.pile:
-            if not self.used:
-                return None
-            self.pile = self.used
-            self.used = []
-            self.game_rng_shuffle(self.pile)
-        v = self.pile.pop()
-        if pool == "limited" and self.limited_left is not None:
+            k.pile.extend(k.used)
+            k.used.clear()
+            k.dice.rng.shuffle(k.pile)
+        v = k.pile.pop()
+        if limited and k.limited_left is not None:
             if self.limited_unit == "stealers":
-                v = min(v, self.limited_left)
-                self.limited_left -= v
+                v = min(v, k.limited_left)
+                k.limited_left -= v
             else:
-                self.limited_left -= 1
+                k.limited_left -= 1
         return v
 
-    def game_rng_shuffle(self, values: list[int]) -> None:
-        self.dice.rng.shuffle(values)
-
-    def _pool_has(self, pool: str) -> bool:
-        if pool == "limited" and self.limited_left is not None and self.limited_left <= 0:
+    def pool_has(self, pool: str) -> bool:
+        k = self.k
+        if pool == "limited" and k.limited_left is not None and k.limited_left <= 0:
             return False
-        return bool(self.pile or self.used)
+        return bool(k.pile or k.used)
 
-    def _legal_lurk(self, frame: tuple[Any, ...]) -> list[Action]:
+    def lurk_options(self, frame: tuple[Any, ...]) -> list[Action]:
         if frame[1] <= 0:
             return []
         b = self.game.board
@@ -54,14 +62,14 @@ class BlipRules(PsychicRules):
             if pc.sq < 0 and pc.entry:
                 counts[pc.entry] = counts.get(pc.entry, 0) + 1
         out = [act("lurk", e) for e in frame[2] if e in b.entries and counts.get(e, 0) < cap]
-        if out and not self._pool_has(frame[3]):
+        if out and not self.pool_has(frame[3]):
             return []
         return out
 
-    def _do_lurk(self, frame: tuple[Any, ...], a: Action) -> None:
-        v = self._draw_blip(frame[3])
+    def answer_lurk(self, frame: tuple[Any, ...], a: Action) -> None:
+        v = self.draw(frame[3])
         if v is not None:
-            bl = Piece(self._new_id("b"), "blip")
+            bl = Piece(self.k.new_id("b"), "blip")
             bl.value = v
             bl.entry = a.args[0]
             bl.lock = len(frame) > 4 and a.args[0] in frame[4]
@@ -71,18 +79,18 @@ class BlipRules(PsychicRules):
         if frame[1] > 1:
             self.k.stack.append((frame[0], frame[1] - 1, *frame[2:]))
 
-    def _run_conv(self, frame: tuple[Any, ...]) -> None:
+    def run_conv(self, frame: tuple[Any, ...]) -> None:
         # The first blip on the board (in p's order) that some Marine sees.
         k = self.k
         p = k.p
-        seen = self._seen_by_marine_now
+        seen = self.sight.seen_now
         sight = k.sight_cache
         fresh = sight is not None and sight.cand is not None and k.sight_rev == k.pose_rev and sight.feat is k.feat
         if not fresh and k.phase == "stealers":
             # In the Genestealer turn the Marines seldom move (a reaction, a death): their sight, squares in view
             # included, is what the next questions about blips (the CP reaction's, the Genestealer player's) work
             # out anyway, so it is worked out here (and kept) rather than looking up every Marine's pose as below.
-            sight = self._marine_sight()
+            sight = self.sight.marine_sight()
             sight.candidates()
             fresh = True
         if fresh and sight is not None and sight.cand is not None:
@@ -97,11 +105,11 @@ class BlipRules(PsychicRules):
                     break
             else:
                 return
-            self._convert_first_seen(eyes)
+            self.convert_first_seen(eyes)
             return
         # Otherwise (the Marine turn: poses change with nearly every action) each Marine's eye is read off the
-        # Board's and Features' tables directly, as _marine_sight would make it, but only the Marines whose view or
-        # hole targets hold a blip's square are kept: _seen_by_marine_now(t) is false unless t is in one of those of
+        # Board's and Features' tables directly, as marine_sight would make it, but only the Marines whose view or
+        # hole targets hold a blip's square are kept: seen_now(t) is false unless t is in one of those of
         # some seeing Marine, so these Marines decide it alone. After most actions there are none.
         # The blips' squares are kept while no blip moved, came or went (blip_rev): in the Marine turn they rarely do.
         # With them, whether a pose's view or hole targets hold one of them, by pose (square * 4 + facing): only
@@ -119,7 +127,7 @@ class BlipRules(PsychicRules):
             return
         looks = known[2]
         eyes_l: list[Eye] = []
-        for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad), as _marine_sight
+        for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad), as marine_sight
             m = p.get(mid)
             if m is None or m.kind != "marine" or m.prone or m.sq < 0:
                 continue  # not on the board, or prone: sees nothing
@@ -127,55 +135,55 @@ class BlipRules(PsychicRules):
             hit = looks.get(key)
             eye = None
             if hit is None:
-                eye = self._pose_eye(mid, m.sq, m.facing)
+                eye = self.sight.pose_eye(mid, m.sq, m.facing)
                 hit = looks[key] = not eye[2].keys().isdisjoint(squares) or not eye[3].isdisjoint(squares)
             if hit:
-                eyes_l.append(eye or self._pose_eye(mid, m.sq, m.facing))
+                eyes_l.append(eye or self.sight.pose_eye(mid, m.sq, m.facing))
         if not eyes_l:
             return
-        self._convert_first_seen(tuple(eyes_l))
+        self.convert_first_seen(tuple(eyes_l))
 
-    def _convert_first_seen(self, eyes: BlipEyes) -> None:
+    def convert_first_seen(self, eyes: BlipEyes) -> None:
         """Involuntary conversion of the first blip on the board (in p's order) that one of `eyes` sees."""
-        seen = self._seen_by_marine_now
+        seen = self.sight.seen_now
         for pc in self.k.p.values():
             if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
                 self.k.stack.append(_CONV)
-                self._convert(pc, voluntary=False)
+                self.convert(pc, voluntary=False)
                 return
 
-    def _convert(self, blip: Piece, voluntary: bool) -> None:
+    def convert(self, blip: Piece, voluntary: bool) -> None:
         """Replace a blip by its Genestealers; placement decisions follow."""
         k = self.k
         n = blip.value
         k.note(f"{blip.id} reveals {n} ({'voluntary' if voluntary else 'involuntary'})")
         may_act = not blip.acted and k.phase == "stealers"
         sq, entry = blip.sq, blip.entry
-        self.used.append(n)
+        k.used.append(n)
         k.remove(blip)
         if sq >= 0 and sq in k.flames:
             k.note(f"{blip.id} burns in the flames")
             return
-        if self.game.mission.genestealers.alpha and not self.alpha_used and n == 3:
+        if self.game.mission.genestealers.alpha and not k.alpha_used and n == 3:
             # [4e] once per game a revealed "3" may be the Alpha instead: the Genestealer player decides.
             k.stack.append(("alpha", sq, entry, n, may_act, voluntary))
             return
-        self._place_revealed(sq, entry, n, may_act, voluntary, False)
+        self.place_revealed(sq, entry, n, may_act, voluntary, False)
 
-    def _legal_alpha(self, frame: tuple[Any, ...]) -> list[Action]:
+    def alpha_options(self, frame: tuple[Any, ...]) -> list[Action]:
         return [act("alpha", "yes"), act("alpha", "no")]
 
-    def _do_alpha(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_alpha(self, frame: tuple[Any, ...], a: Action) -> None:
         _, sq, entry, n, may_act, voluntary = frame
         if a.args[0] == "yes":
             self.k.note("the Genestealer Alpha")
-        self._place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes")
+        self.place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes")
 
-    def _place_revealed(self, sq: int, entry: str, n: int, may_act: bool, voluntary: bool, alpha: bool) -> None:
+    def place_revealed(self, sq: int, entry: str, n: int, may_act: bool, voluntary: bool, alpha: bool) -> None:
         b = self.game.board
         if alpha:
             n = 1
-            self.alpha_used = True
+            self.k.alpha_used = True
         k = self.k
         room = max(0, self.model_cap - k.stealer_count())
         n = min(n, room)
@@ -183,18 +191,18 @@ class BlipRules(PsychicRules):
             return
         if sq < 0:
             for _ in range(n):
-                g = self._spawn(-1, entry, may_act, alpha)
+                g = self.spawn(-1, entry, may_act, alpha)
                 g.facing = b.entry_facing[entry]
             return
-        g = self._spawn(sq, "", may_act, alpha)
+        g = self.spawn(sq, "", may_act, alpha)
         player = G if voluntary else M
         if n > 1:
             k.stack.append(("put", player, sq, n - 1, may_act, voluntary))
         k.stack.append(("hooks", g.id))
         k.stack.append(("face", g.id, G))
 
-    def _spawn(self, sq: int, entry: str, may_act: bool, alpha: bool) -> Piece:
-        g = Piece(self._new_id("g"), "stealer")
+    def spawn(self, sq: int, entry: str, may_act: bool, alpha: bool) -> Piece:
+        g = Piece(self.k.new_id("g"), "stealer")
         g.facing = 0
         g.alpha = alpha
         g.ap = STEALER_AP if may_act else 0
@@ -205,47 +213,47 @@ class BlipRules(PsychicRules):
         self.k.add(g)
         return g
 
-    def _put_options(self, frame: tuple[Any, ...]) -> list[int]:
+    def put_squares(self, frame: tuple[Any, ...]) -> list[int]:
         _, _player, sq, _n, _may_act, voluntary = frame
         k = self.k
         if k.free_square(sq) and sq not in k.flames:
             return [sq]  # [4e] the blip's own square, freed by a kill, must be used again
         opts = []
         for t in k.empty_adjacent(sq):
-            if voluntary and self._seen_by_marine(t):
+            if voluntary and self.sight.seen_by_marine(t):
                 continue
             opts.append(t)
         return opts
 
-    def _legal_put(self, frame: tuple[Any, ...]) -> list[Action]:
+    def put_options(self, frame: tuple[Any, ...]) -> list[Action]:
         if self.k.stealer_count() >= self.model_cap:
             return []
         b = self.game.board
-        return [act("put", b.name(t)) for t in self._put_options(frame)]
+        return [act("put", b.name(t)) for t in self.put_squares(frame)]
 
-    def _do_put(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_put(self, frame: tuple[Any, ...], a: Action) -> None:
         _, player, sq, n, may_act, voluntary = frame
         t = self.game.board.parse_sq(a.args[0])
         k = self.k
         if n > 1:
             k.stack.append(("put", player, sq, n - 1, may_act, voluntary))
-        g = self._spawn(t, "", may_act, False)
+        g = self.spawn(t, "", may_act, False)
         k.note(f"{g.id} placed at {a.args[0]}")
         k.stack.append(("hooks", g.id))
         k.stack.append(("face", g.id, G))
 
-    def _run_hooks(self, frame: tuple[Any, ...]) -> None:
+    def run_hooks(self, frame: tuple[Any, ...]) -> None:
         k = self.k
         g = k.p.get(frame[1])
         if g is not None and k.phase == "stealers":
             k.stack.append(("owq", g.id))
             k.stack.append(("reactq", g.id))
 
-    def _legal_face(self, frame: tuple[Any, ...]) -> list[Action]:
+    def face_options(self, frame: tuple[Any, ...]) -> list[Action]:
         if frame[1] not in self.k.p:
             return []
         return [act("face", frame[1], f) for f in FACE_NAMES]
 
-    def _do_face(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_face(self, frame: tuple[Any, ...], a: Action) -> None:
         k = self.k
         k.set_pose(k.p[a.args[0]], facing=FACE_INDEX[a.args[1]])

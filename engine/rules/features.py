@@ -25,7 +25,7 @@ class Features:
         self.rubble: dict[int, int] = {}
         self.chutes: dict[int, int] = {}
         # Squares where entering always has a consequence (a chute, a pitfall, a ladder top): with objects and
-        # flames, where a step must call MovementRules._entered (set by finish()).
+        # flames, where a step must call Movement.entered (set by finish()).
         self.on_enter: frozenset[int] = frozenset()
         # square -> ((hole square on the viewer's level, other end, diagonally-opposite square or -1, upper), ...)
         self._views: dict[int, tuple[tuple[int, int, int, int], ...]] = {}

@@ -6,17 +6,25 @@ from typing import Any
 
 from engine.rules import combat as cb
 from engine.rules.actions import PASS, Action, act
+from engine.rules.kernel import Kernel
 from engine.rules.pieces import Piece
-from engine.rules.placement import PlacementRules
+from engine.rules.sight import Sight
+from engine.rules.victory import Victory
 
 
-class FireRules(PlacementRules):
+class Fire:
     """Shooting, the heavy flamer and overwatch: targets, resolution and their decisions."""
 
-    def _shoot_targets(self, pc: Piece) -> list[str]:
+    def __init__(self, k: Kernel, sight: Sight, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.sight = sight
+        self.victory = victory
+
+    def shoot_targets(self, pc: Piece) -> list[str]:
         """The Genestealers (in p's order), then the closed doors, Marine pc sees: what he may shoot at."""
         k = self.k
-        view_through = self._eye_squares(pc)
+        view_through = self.sight.eye_squares(pc)
         if view_through is None:
             return []
         view, through = view_through
@@ -29,19 +37,19 @@ class FireRules(PlacementRules):
             doors |= through & k.closed.keys()
         if not occupied and not doors:
             return []
-        sees = self._seer(pc)
+        sees = self.sight.seer(pc)
         res = [q.id for q in k.p.values() if q.kind == "stealer" and q.sq in occupied and sees(q.sq)]
         if doors:
             kind = self.game.board.door_kind
             res.extend(did for t, did in k.closed.items() if t in doors and kind[did] == "door" and sees(t))
         return res
 
-    def _flame_targets(self, pc: Piece) -> list[int]:
+    def flame_targets(self, pc: Piece) -> list[int]:
         """One target square per visible section within flamer range (the first visible square found)."""
         k = self.k
         b = self.game.board
         rng = self.game.flamer_range
-        sees = self._seer(pc)
+        sees = self.sight.seer(pc)
         closed = k.closed
         feat = k.feat
         if self.game.markers:
@@ -63,12 +71,12 @@ class FireRules(PlacementRules):
                     seen[key] = t
         return list(seen.values())
 
-    def _act_shoot(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_shoot(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 0 if pc.free else 1, reaction)
         pc.free = False
-        self._shoot(pc, a.args[1], overwatch=False)
+        self.shoot(pc, a.args[1], overwatch=False)
 
-    def _shoot(self, pc: Piece, tid: str, overwatch: bool) -> None:
+    def shoot(self, pc: Piece, tid: str, overwatch: bool) -> None:
         k = self.k
         g = self.game
         sustained = g.sustained_on and pc.sus == tid
@@ -81,21 +89,21 @@ class FireRules(PlacementRules):
         feat = k.feat
         rubble = feat.rubble_between(b, pc.sq, tsq) if feat.rubble else 0
         res = cb.ranged_attack(
-            self.dice, pc.ranged, ruleset=g.ruleset, sustained=sustained, overwatch=overwatch,
+            self.k.dice, pc.ranged, ruleset=g.ruleset, sustained=sustained, overwatch=overwatch,
             alpha=bool(target and target.alpha), rubble_piles=rubble,
             ac_reloaded=pc.reloaded,
         )
         k.note(f"{pc.id} shoots {tid}{' (sustained)' if sustained else ''}: {'kill' if res.kill else 'miss'}")
         if res.kill:
             if door_sq is not None:
-                self._destroy_door(tid)
+                self.destroy_door(tid)
             elif target is not None:
                 killed_sq = target.sq
-                self._kill(target, pc.id, "shot")
+                self.victory.kill(target, pc.id, "shot")
                 if g.opts.overkill and pc.ranged == "storm_bolter":
                     need = 5 if sustained else 6
                     if sum(1 for d in res.dice if d >= need) >= 2:
-                        self._overkill(pc, killed_sq)
+                        self.overkill(pc, killed_sq)
             pc.sus = ""
         elif g.sustained_on:
             k.set_sustained(pc, tid)
@@ -103,46 +111,46 @@ class FireRules(PlacementRules):
             pc.jam = True
             k.note(f"{pc.id} jams")
         if res.explode:
-            self._explode(pc)
+            self.explode(pc)
 
-    def _overkill(self, pc: Piece, sq: int) -> None:
+    def overkill(self, pc: Piece, sq: int) -> None:
         k = self.k
         for n in self.game.board.nbr[sq]:
             tid = k.occ.get(n)
-            if tid is not None and k.p[tid].kind == "stealer" and self._sees(pc, n):
-                self._kill(k.p[tid], pc.id, "overkill")
+            if tid is not None and k.p[tid].kind == "stealer" and self.sight.sees(pc, n):
+                self.victory.kill(k.p[tid], pc.id, "overkill")
                 return
 
-    def _explode(self, pc: Piece) -> None:
+    def explode(self, pc: Piece) -> None:
         k = self.k
         b = self.game.board
         sq = pc.sq
         k.note(f"{pc.id}'s assault cannon explodes")
-        self._kill(pc, None, "explosion")
+        self.victory.kill(pc, None, "explosion")
         for t in b.section_squares(sq):
             tid = k.occ.get(t)
-            if tid is not None and self.dice.d6() >= 4:
-                self._kill(k.p[tid], pc.id, "explosion")
+            if tid is not None and self.k.dice.d6() >= 4:
+                self.victory.kill(k.p[tid], pc.id, "explosion")
             did = b.door_at.get(t)
             if did is not None and k.door_state[did] != "destroyed" and b.door_kind[did] == "door":
-                if self.dice.d6() >= 4:
-                    self._destroy_door(did)
+                if self.k.dice.d6() >= 4:
+                    self.destroy_door(did)
 
-    def _destroy_door(self, did: str) -> None:
+    def destroy_door(self, did: str) -> None:
         self.k.set_door(did, "destroyed")
         self.k.note(f"door {did} destroyed")
 
-    def _act_flame(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_flame(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         k.pay(pc, 2, reaction)
         game = self.game
         b = game.board
         t = b.parse_sq(a.args[1])
         if game.markers:
-            self._flame_marker(pc, t)
+            self.flame_marker(pc, t)
             return
         pc.ammo -= 1
-        area = self._flame_area(t)
+        area = self.flame_area(t)
         if game.fire_module:
             # [AE-F] fire counters fall through pitfalls and ladder tops to the level below, never upward.
             feat = k.feat
@@ -157,9 +165,9 @@ class FireRules(PlacementRules):
         for sq in area:
             tid = k.occ.get(sq)
             if tid is not None:
-                self._burn(k.p[tid], pc.id)
+                self.burn(k.p[tid], pc.id)
 
-    def _flame_marker(self, pc: Piece, t: int) -> None:
+    def flame_marker(self, pc: Piece, t: int) -> None:
         """[2e] one flamer marker on t (a shot may chain more on adjacent squares: the "chain" decision)."""
         k = self.k
         pc.ammo -= 1
@@ -168,33 +176,33 @@ class FireRules(PlacementRules):
         k.note(f"{pc.id} flames {self.game.board.name(t)}")
         tid = k.occ.get(t)
         if tid is not None:
-            self._burn(k.p[tid], pc.id)
+            self.burn(k.p[tid], pc.id)
         if pc.id in k.p and pc.ammo > 0:
             k.stack.append(("chain", pc.id, t))
 
-    def _legal_chain(self, frame: tuple[Any, ...]) -> list[Action]:
+    def chain_options(self, frame: tuple[Any, ...]) -> list[Action]:
         pc = self.k.p.get(frame[1])
         if pc is None or pc.ammo <= 0:
             return []
         b = self.game.board
         near = {*b.nbr[frame[2]], frame[2]}  # the next marker goes next to the last, or stacks on it
-        out = [act("flame", pc.id, b.name(t)) for t in self._flame_targets(pc) if t in near]
+        out = [act("flame", pc.id, b.name(t)) for t in self.flame_targets(pc) if t in near]
         return [*out, PASS] if out else []
 
-    def _do_chain(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_chain(self, frame: tuple[Any, ...], a: Action) -> None:
         if a.verb == "flame":
-            self._flame_marker(self.k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
+            self.flame_marker(self.k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
 
-    def _burn(self, q: Piece, killer: str | None) -> None:
+    def burn(self, q: Piece, killer: str | None) -> None:
         """A model or blip caught in flames: 4e 2+ (classic: dies unless 6); [AE-F] Marines die on 3+."""
         if self.game.fire_module and q.kind == "marine":
-            killed = self.dice.d6() >= 3
+            killed = self.k.dice.d6() >= 3
         else:
-            _die, killed = cb.flamer_attack(self.dice, ruleset=self.game.ruleset, alpha=q.alpha)
+            _die, killed = cb.flamer_attack(self.k.dice, ruleset=self.game.ruleset, alpha=q.alpha)
         if killed:
-            self._kill(q, killer, "flamed")
+            self.victory.kill(q, killer, "flamed")
 
-    def _flame_area(self, t: int) -> list[int]:
+    def flame_area(self, t: int) -> list[int]:
         """The flamed squares: t's section, not past closed doors."""
         b = self.game.board
         closed = self.k.closed
@@ -209,7 +217,7 @@ class FireRules(PlacementRules):
                     todo.append(n)
         return sorted(seen)
 
-    def _run_susq(self, frame: tuple[Any, ...]) -> None:
+    def run_susq(self, frame: tuple[Any, ...]) -> None:
         """Sustained fire is lost when another Genestealer acts or the shooter loses LOS to the target."""
         p = self.k.p
         g = p.get(frame[1])
@@ -217,10 +225,10 @@ class FireRules(PlacementRules):
         for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
             m = p.get(mid)
             if m is not None and m.kind == "marine" and m.sus and m.sus not in doors:
-                if m.sus != frame[1] or g is None or not self._sees(m, g.sq):
+                if m.sus != frame[1] or g is None or not self.sight.sees(m, g.sq):
                     m.sus = ""
 
-    def _run_owq(self, frame: tuple[Any, ...]) -> None:
+    def run_owq(self, frame: tuple[Any, ...]) -> None:
         k = self.k
         p = k.p
         g = p.get(frame[1])
@@ -236,19 +244,19 @@ class FireRules(PlacementRules):
                 continue
             if m.kind == "marine" and not m.jam and m.sq >= 0 and (m.ranged != "assault_cannon" or m.ammo > 0) and (
                 m.sq // b.plane != g.sq // b.plane or b.rng(m.sq, g.sq) <= rng
-            ) and self._sees(m, g.sq):
+            ) and self.sight.sees(m, g.sq):
                 shooters.append(m.id)
         if shooters:
             k.stack.append(("ow", g.id, tuple(shooters), ()))
 
-    def _legal_ow(self, frame: tuple[Any, ...]) -> list[Action]:
+    def ow_options(self, frame: tuple[Any, ...]) -> list[Action]:
         _, _gid, remaining, _declared = frame
         mid = remaining[0]
         if self.game.opts.overwatch_compulsory:
             return [act("fire", mid)]
         return [act("fire", mid), act("hold", mid)]
 
-    def _do_ow(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_ow(self, frame: tuple[Any, ...], a: Action) -> None:
         _, gid, remaining, declared = frame
         if a.verb == "fire":
             declared = (*declared, a.args[0])
@@ -261,9 +269,9 @@ class FireRules(PlacementRules):
             m, g = p.get(mid), p.get(gid)
             if m is None or g is None:
                 break
-            self._shoot(m, gid, overwatch=True)
+            self.shoot(m, gid, overwatch=True)
 
-    def _run_owdoorq(self, frame: tuple[Any, ...]) -> None:
+    def run_owdoorq(self, frame: tuple[Any, ...]) -> None:
         k = self.k
         did = frame[1]
         b = self.game.board
@@ -274,16 +282,16 @@ class FireRules(PlacementRules):
             m.id for m in k.p.values()
             if m.kind == "marine" and m.ow and not m.jam and m.sq >= 0
             and m.ranged in ("storm_bolter", "assault_cannon")
-            and m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= self.game.ow_range and self._sees(m, t)
+            and m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= self.game.ow_range and self.sight.sees(m, t)
         )
         if shooters:
             k.stack.append(("owdoor", did, shooters, ()))
 
-    def _legal_owdoor(self, frame: tuple[Any, ...]) -> list[Action]:
+    def owdoor_options(self, frame: tuple[Any, ...]) -> list[Action]:
         mid = frame[2][0]
         return [act("fire", mid), act("hold", mid)]
 
-    def _do_owdoor(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_owdoor(self, frame: tuple[Any, ...], a: Action) -> None:
         _, did, remaining, declared = frame
         if a.verb == "fire":
             declared = (*declared, a.args[0])
@@ -294,4 +302,4 @@ class FireRules(PlacementRules):
             m = self.k.p.get(mid)
             if m is None or self.k.door_state.get(did) != "closed":
                 break
-            self._shoot(m, did, overwatch=True)
+            self.shoot(m, did, overwatch=True)

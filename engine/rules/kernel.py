@@ -1,5 +1,5 @@
-"""The kernel of one game: where the pieces stand, the doors, flames and objects, the AP/CP economy, and the only
-code that changes them.
+"""The kernel of one game: all its data (where the pieces stand, the doors, flames and objects, the blip pile, the
+AP/CP economy, the turn and the pending decisions), and the only code that changes the position.
 
 Every other module reads the kernel's data freely but changes the position only through its mutators (`add`,
 `place`, `move`, `lift`, `set_pose`, `remove`, `set_door`, the flame, barrier and object methods). The mutators
@@ -21,18 +21,25 @@ The rule predicates that read only the position are defined here once (`free_squ
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import random
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from engine.rules.board import DIR_VEC, FACE_INDEX, FACE_VEC
 from engine.rules.pieces import Piece
 
 if TYPE_CHECKING:
     from engine.rules.actions import Action
+    from engine.rules.dice import Dice
     from engine.rules.features import Features
     from engine.rules.game import Game
     from engine.rules.pieces import Death, GameResult
     from engine.rules.sight import MarineSight
 
+M: Final = "marines"
+G: Final = "genestealers"
+Player = Literal["marines", "genestealers"]
+MARINE_AP, STEALER_AP, BLIP_AP = 4, 6, 6
+BLIP_POOL_VALUES = {1: 9, 2: 4, 3: 9}
 GUNS = frozenset({"storm_bolter", "assault_cannon"})
 
 
@@ -52,7 +59,6 @@ class Scope:
         self.ok: Action | None = None  # the last action found legal (apply takes that answer)
 
 
-
 _NO_SCOPE = Scope(-1)
 
 
@@ -63,6 +69,7 @@ class Kernel:
         "_scope",
         "activations",
         "active",
+        "alpha_used",
         "barriers",
         "blip_rev",
         "blip_squares",
@@ -70,6 +77,7 @@ class Kernel:
         "cp",
         "cp_start",
         "deaths",
+        "dice",
         "door_state",
         "escaped",
         "escaped_via",
@@ -78,28 +86,35 @@ class Kernel:
         "flames",
         "fx",
         "game",
+        "limited_left",
         "obj_at",
         "objective_carried_to",
         "occ",
         "p",
         "phase",
+        "pile",
         "pose_rev",
         "psi",
         "psi_used",
         "result",
+        "seq",
         "settled",
+        "setup_order",
+        "setup_placed",
         "sight_cache",
         "sight_rev",
         "stack",
         "sustained",
         "traffic",
         "turn",
+        "used",
         "version",
         "vic_clean",
         "vic_rev",
     )
 
     game: Game
+    dice: Dice
     feat: Features
     p: dict[str, Piece]  # every piece in play, in order of creation (the conversion check reads that order)
     occ: dict[int, str]  # square -> id of the piece on it
@@ -114,6 +129,13 @@ class Kernel:
     escaped_via: dict[str, str]  # Marine id -> "exit" / "chute"
     objective_carried_to: dict[str, str]  # objective id -> "exit:ID" it left by
     deaths: list[Death]
+    pile: list[int]  # blip values face down, the next drawn last
+    used: list[int]  # blips revealed or removed (reshuffled into the pile when it runs out)
+    limited_left: int | None  # what a limited pool ([4e] missions) may still give, in its unit
+    alpha_used: bool
+    seq: int  # the last number given to a new Genestealer or blip id
+    setup_order: list[int]  # [PF] the counters' order, shuffled face down (players' set-up)
+    setup_placed: dict[int, int]  # [PF] square -> index into setup_order of the counter placed there
     cp: int
     cp_start: int
     psi: int
@@ -137,11 +159,18 @@ class Kernel:
     sustained: bool  # False only while no Marine has a sustained-fire target (set_sustained sets it)
     _scope: Scope
 
-    def __init__(self, game: Game, feat: Features) -> None:
+    def __init__(self, game: Game, dice: Dice, rng: random.Random) -> None:
+        """The position at the start of a game: the squad deployed, doors and objects as the mission sets them;
+        this game's features, blip pile and (players' set-up) counter order drawn from rng, in that order; every
+        die of the game rolled with `dice`."""
+        from engine.rules.features import draw_features  # (features.py reads the kernel's types)
+
         b = game.board
         mission = game.mission
+        players_setup = mission.random_setup is not None and game.opts.random_setup == "players"
         self.game = game
-        self.feat = feat
+        self.dice = dice
+        self.feat = game._static_features or draw_features(game, None if players_setup else rng)
         self.p = {}
         self.occ = {}
         self.closed = {}
@@ -162,6 +191,20 @@ class Kernel:
         self.escaped_via = {}
         self.objective_carried_to = {}
         self.deaths = []
+        gs = mission.genestealers
+        pool = gs.pool or BLIP_POOL_VALUES
+        self.pile = [v for v in sorted(pool) for _ in range(pool[v])]
+        rng.shuffle(self.pile)
+        self.used = []
+        self.limited_left = gs.limited.total if gs.limited else None
+        self.alpha_used = False
+        self.seq = 0
+        self.setup_order = []
+        self.setup_placed = {}
+        if players_setup and mission.random_setup is not None:
+            # [PF] the counters are shuffled face down and placed alternately by the players (Marines first).
+            self.setup_order = list(range(len(mission.random_setup.counters)))
+            rng.shuffle(self.setup_order)
         self.cp = self.cp_start = 0
         self.psi = mission.marines.psi_points
         self.psi_used = False
@@ -195,13 +238,16 @@ class Kernel:
         """An independent copy: pieces and containers copied, the game's tables and the immutable caches shared;
         no per-decision memo (a scope belongs to one state)."""
         k = object.__new__(Kernel)
-        k.game, k.feat = self.game, self.feat
+        k.game, k.feat, k.dice = self.game, self.feat, self.dice.copy()
         k.p = {pid: pc.copy() for pid, pc in self.p.items()}
         k.occ, k.closed, k.door_state = self.occ.copy(), self.closed.copy(), self.door_state.copy()
         k.flames, k.barriers, k.obj_at = self.flames.copy(), self.barriers.copy(), self.obj_at.copy()
         k.traffic, k.flamed_sections = self.traffic.copy(), self.flamed_sections.copy()
         k.escaped, k.escaped_via = self.escaped.copy(), self.escaped_via.copy()
         k.objective_carried_to, k.deaths = self.objective_carried_to.copy(), self.deaths.copy()
+        k.pile, k.used, k.limited_left = self.pile.copy(), self.used.copy(), self.limited_left
+        k.alpha_used, k.seq = self.alpha_used, self.seq
+        k.setup_order, k.setup_placed = self.setup_order.copy(), self.setup_placed.copy()
         k.cp, k.cp_start, k.psi, k.psi_used = self.cp, self.cp_start, self.psi, self.psi_used
         k.active, k.activations, k.turn, k.phase = self.active, self.activations, self.turn, self.phase
         k.stack, k.result, k.fx = self.stack.copy(), self.result, self.fx.copy()
@@ -491,6 +537,11 @@ class Kernel:
     def front(self, pc: Piece) -> int:
         """The square in front of piece pc (-1: wall)."""
         return self.game.board.nbr[pc.sq][pc.facing * 2]
+
+    def new_id(self, prefix: str) -> str:
+        """A fresh piece id ("g12", "b13"): pieces are numbered in order of appearance."""
+        self.seq += 1
+        return f"{prefix}{self.seq}"
 
     def stealer_count(self) -> int:
         return sum(1 for pc in self.p.values() if pc.kind == "stealer")

@@ -1,6 +1,6 @@
 """Legal actions of the Marine and Genestealer action phases, piece by piece: the one generator.
 
-Every piece action is listed by its actor's generator (`_piece_actions`): past a few gates (AP left, standing,
+Every piece action is listed by its actor's generator (`Legal.piece_actions`): past a few gates (AP left, standing,
 not held in a lasting fire), a fixed sequence of parts, each listing one kind of action (steps, turns, shots,
 doors, ...). The same generator answers every legality question: asked for one verb, it runs the part that lists
 that verb (a step: toward one direction), so "is this action legal?" is "is it among what its actor's generator
@@ -12,41 +12,77 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.rules.actions import END, PASS, Action, act
-from engine.rules.blips import BlipRules
 from engine.rules.board import FACE_NAMES
-from engine.rules.kernel import GUNS
+from engine.rules.fire import Fire
+from engine.rules.kernel import GUNS, Kernel
+from engine.rules.movement import Movement
 from engine.rules.pieces import Piece
+from engine.rules.psychic import Psychic
 
-Part = Callable[["LegalRules", Piece, int, list[Action]], None]  # (rules, piece, budget, out)
+Part = Callable[[Piece, int, list[Action]], None]  # (piece, budget, out): lists one kind of the piece's actions
 
 
-class LegalRules(BlipRules):
+class Legal:
     """Legal actions of the Marine and Genestealer action phases, piece by piece."""
 
-    def _phase_actions(self) -> list[Action]:
+    def __init__(self, k: Kernel, movement: Movement, fire: Fire, psychic: Psychic) -> None:
+        self.k = k
+        self.game = k.game
+        self.movement = movement
+        self.fire = fire
+        self.psychic = psychic
+        m = movement
+        # Each generator's parts after its steps, in the order they list (a reaction on CP lists no objects or
+        # powers), and the part that lists each verb.
+        self.marine_reaction_parts: tuple[Part, ...] = (
+            m.turns, self.marine_shots, self.marine_weapon, self.marine_guard, self.marine_blows, m.door_actions,
+            self.marine_exit, self.marine_climb, self.marine_jump,
+        )
+        self.marine_parts: tuple[Part, ...] = (*self.marine_reaction_parts, self.marine_carry, self.marine_psi)
+        self.stealer_parts: tuple[Part, ...] = (m.turns, self.stealer_blows, m.door_actions, m.hole_moves)
+        self.blip_parts: tuple[Part, ...] = (m.door_actions, m.hole_moves)
+        self.marine_reaction_part_of: dict[str, Part] = {
+            "turn": m.turns, "shoot": self.marine_shots, "flame": self.marine_weapon, "reload": self.marine_weapon,
+            "overwatch": self.marine_weapon, "unjam": self.marine_weapon, "guard": self.marine_guard,
+            "assault": self.marine_blows, "open": m.door_actions, "close": m.door_actions, "exit": self.marine_exit,
+            "climb": self.marine_climb, "jump": self.marine_jump,
+        }
+        self.marine_part_of: dict[str, Part] = {
+            **self.marine_reaction_part_of,
+            "drop": self.marine_carry, "give": self.marine_carry, "psi": self.marine_psi,
+        }
+        self.stealer_part_of: dict[str, Part] = {
+            "turn": m.turns, "assault": self.stealer_blows, "open": m.door_actions, "close": m.door_actions,
+            "climb": m.hole_moves, "jump": m.hole_moves,
+        }
+        self.blip_part_of: dict[str, Part] = {
+            "open": m.door_actions, "close": m.door_actions, "climb": m.hole_moves, "jump": m.hole_moves,
+        }
+
+    def phase_actions(self) -> list[Action]:
         """The legal actions of the current action phase: pass, end, then every piece's own actions."""
         k = self.k
         out: list[Action] = [PASS]
         if k.active is not None:
             out.append(END)
         for pc in k.p.values():
-            self._piece_actions(pc, out)
+            self.piece_actions(pc, out)
         return out
 
-    def _piece_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
+    def piece_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
         """Piece pc's own actions in the current action phase (none if it does not act in this phase); `only`: the
         part that lists that verb (`d`: for moves, toward that direction only)."""
         k = self.k
         if k.phase == "marines":
             if pc.kind == "marine" and pc.sq >= 0:
-                self._marine_actions(pc, k.ap_budget(pc), out, True, only, d)
+                self.marine_actions(pc, k.ap_budget(pc), out, True, only, d)
         elif pc.kind != "marine" and pc.st != 2:
             if pc.kind == "stealer":
-                self._stealer_actions(pc, out, only, d)
+                self.stealer_actions(pc, out, only, d)
             else:
-                self._blip_actions(pc, out, only, d)
+                self.blip_actions(pc, out, only, d)
 
-    def _marine_actions(
+    def marine_actions(
         self, pc: Piece, budget: int, out: list[Action], in_turn: bool, only: str | None = None, d: int = -1
     ) -> None:
         """Marine pc's actions with `budget` AP and CP (in_turn: his own phase, else a CP reaction: no objects, no
@@ -61,37 +97,37 @@ class LegalRules(BlipRules):
                 out.extend(act("stand", pc.id, fname) for fname in FACE_NAMES)
             return
         if only is None:
-            self._steps(pc, budget, out, -1)
+            self.movement.steps(pc, budget, out, -1)
             if self.k.may_act_in_fire(pc):
-                for each in _MARINE_PARTS if in_turn else _MARINE_REACTION_PARTS:
-                    each(self, pc, budget, out)
+                for each in self.marine_parts if in_turn else self.marine_reaction_parts:
+                    each(pc, budget, out)
         elif only == "move":
-            self._steps(pc, budget, out, d)
+            self.movement.steps(pc, budget, out, d)
         else:
-            part = (_MARINE_PART_OF if in_turn else _MARINE_REACTION_PART_OF).get(only)
+            part = (self.marine_part_of if in_turn else self.marine_reaction_part_of).get(only)
             if part is not None and self.k.may_act_in_fire(pc):
-                part(self, pc, budget, out)
+                part(pc, budget, out)
 
-    def _stealer_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
+    def stealer_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
         budget = self.k.ap_budget(pc)
         if budget <= 0:
             return
         if pc.sq < 0:
             if only is None or only == "enter":
-                self._enter(pc, out)
+                self.enter(pc, out)
         elif only is None:
-            self._steps(pc, budget, out, -1)
+            self.movement.steps(pc, budget, out, -1)
             if self.k.may_act_in_fire(pc):
-                for each in _STEALER_PARTS:
-                    each(self, pc, budget, out)
+                for each in self.stealer_parts:
+                    each(pc, budget, out)
         elif only == "move":
-            self._steps(pc, budget, out, d)
+            self.movement.steps(pc, budget, out, d)
         else:
-            part = _STEALER_PART_OF.get(only)
+            part = self.stealer_part_of.get(only)
             if part is not None and self.k.may_act_in_fire(pc):
-                part(self, pc, budget, out)
+                part(pc, budget, out)
 
-    def _blip_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
+    def blip_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
         if (only is None or only == "reveal") and not pc.acted:
             out.append(self.game.order_table(pc.id)["reveal"])  # instead of acting, whatever the AP
         budget = self.k.ap_budget(pc)
@@ -99,35 +135,35 @@ class LegalRules(BlipRules):
             return
         if pc.sq < 0:
             if only is None or only == "enter":
-                self._enter(pc, out)
+                self.enter(pc, out)
         elif only is None:
-            self._steps(pc, budget, out, -1)
-            for each in _BLIP_PARTS:
-                each(self, pc, budget, out)
+            self.movement.steps(pc, budget, out, -1)
+            for each in self.blip_parts:
+                each(pc, budget, out)
         elif only == "move":
-            self._steps(pc, budget, out, d)
+            self.movement.steps(pc, budget, out, d)
         else:
-            part = _BLIP_PART_OF.get(only)
+            part = self.blip_part_of.get(only)
             if part is not None:
-                part(self, pc, budget, out)
+                part(pc, budget, out)
 
     # -- the parts ------------------------------------------------------------------------------------------
-    def _enter(self, pc: Piece, out: list[Action]) -> None:
+    def enter(self, pc: Piece, out: list[Action]) -> None:
         """A lurking blip or Genestealer steps onto its entry area's square (not while held back this turn)."""
-        if not pc.lock and self._can_enter(pc, self.game.board.entries[pc.entry]):
+        if not pc.lock and self.movement.can_enter(pc, self.game.board.entries[pc.entry]):
             out.append(act("enter", pc.id))
 
-    def _marine_shots(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_shots(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A storm bolter or assault cannon shot (free right after a move or turn) at each target he sees."""
         ranged = pc.ranged
         if ranged in GUNS and not pc.jam and (0 if pc.free else 1) <= budget and (
             ranged == "storm_bolter" or pc.ammo > 0
         ):
             pid = pc.id
-            for tid in self._shoot_targets(pc):
+            for tid in self.fire.shoot_targets(pc):
                 out.append(act("shoot", pid, tid))
 
-    def _marine_weapon(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_weapon(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """The heavy flamer's shots and [2e] reload; a gun's overwatch, unjam and the assault cannon's reload."""
         opts = self.game.opts
         orders = self.game.order_table(pc.id)
@@ -135,7 +171,7 @@ class LegalRules(BlipRules):
             if budget >= 2 and pc.ammo > 0:
                 pid = pc.id
                 name = self.game.board.name
-                for t in self._flame_targets(pc):
+                for t in self.fire.flame_targets(pc):
                     out.append(act("flame", pid, name(t)))
             if self.game.ruleset == "classic" and budget >= 4 and pc.ammo < opts.flamer_shots:
                 out.append(orders["reload"])  # [2e] the heavy flamer reloads for 4 AP
@@ -149,11 +185,11 @@ class LegalRules(BlipRules):
             ):
                 out.append(orders["reload"])
 
-    def _marine_guard(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_guard(self, pc: Piece, budget: int, out: list[Action]) -> None:
         if budget >= 2 and not pc.guard:
             out.append(self.game.order_table(pc.id)["guard"])
 
-    def _marine_blows(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_blows(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """Assaults of a Marine: [4e] a Genestealer at the other end of his ladder, the Genestealer or door in
         front (never through a hole)."""
         if budget < 1:
@@ -176,25 +212,25 @@ class LegalRules(BlipRules):
             if did is not None and self.game.board.door_kind[did] == "door":
                 out.append(act("assault", pid, did))
 
-    def _marine_exit(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_exit(self, pc: Piece, budget: int, out: list[Action]) -> None:
         if budget >= 1 and pc.sq in self.game.board.exit_at:
             out.append(self.game.order_table(pc.id)["exit"])
 
-    def _marine_climb(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_climb(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Marine climbs his ladder (2 AP) to a free other end without flames."""
         k = self.k
         other = k.feat.ladder.get(pc.sq)
         if other is not None and budget >= 2 and k.free_square(other) and other not in k.flames:
             out.append(self.game.order_table(pc.id)["climb"])
 
-    def _marine_jump(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_jump(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Marine jumps down the pitfall he stands on ([PF] or a ladder hole) for 1 AP."""
         feat = self.k.feat
         s = pc.sq
         if budget >= 1 and (s in feat.pit_down or (s in feat.ladder_top and self.game.pf_ladders)):
             out.append(self.game.order_table(pc.id)["jump"])
 
-    def _marine_carry(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_carry(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """Drop what he carries (free), or give it (1 AP) to the Marine in front who carries nothing."""
         if not pc.carry:
             return
@@ -206,12 +242,12 @@ class LegalRules(BlipRules):
             if oid is not None and k.p[oid].kind == "marine" and not k.p[oid].carry:
                 out.append(act("give", pc.id, oid))
 
-    def _marine_psi(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def marine_psi(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """The Archivist's powers (no AP), once per Marine turn."""
         if pc.rank == "archivist" and not self.k.psi_used:
-            self._psi_actions(pc, out)
+            self.psychic.powers(pc, out)
 
-    def _stealer_blows(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def stealer_blows(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """Assaults of a Genestealer on the board: the Marine or door in front, Marines through a hole."""
         k = self.k
         pid = pc.id
@@ -228,37 +264,3 @@ class LegalRules(BlipRules):
             tid = occ.get(other)
             if tid is not None and p[tid].kind == "marine":
                 out.append(act("assault", pid, tid))
-
-
-# Each generator's parts after its steps, in the order they list (a reaction on CP lists no objects or powers),
-# and the part that lists each verb.
-_MARINE_REACTION_PARTS: tuple[Part, ...] = (
-    LegalRules._turns, LegalRules._marine_shots, LegalRules._marine_weapon, LegalRules._marine_guard,
-    LegalRules._marine_blows, LegalRules._door_actions, LegalRules._marine_exit, LegalRules._marine_climb,
-    LegalRules._marine_jump,
-)
-_MARINE_PARTS: tuple[Part, ...] = (*_MARINE_REACTION_PARTS, LegalRules._marine_carry, LegalRules._marine_psi)
-_STEALER_PARTS: tuple[Part, ...] = (
-    LegalRules._turns, LegalRules._stealer_blows, LegalRules._door_actions, LegalRules._hole_moves,
-)
-_BLIP_PARTS: tuple[Part, ...] = (LegalRules._door_actions, LegalRules._hole_moves)
-
-_MARINE_REACTION_PART_OF: dict[str, Part] = {
-    "turn": LegalRules._turns, "shoot": LegalRules._marine_shots, "flame": LegalRules._marine_weapon,
-    "reload": LegalRules._marine_weapon, "overwatch": LegalRules._marine_weapon, "unjam": LegalRules._marine_weapon,
-    "guard": LegalRules._marine_guard, "assault": LegalRules._marine_blows, "open": LegalRules._door_actions,
-    "close": LegalRules._door_actions, "exit": LegalRules._marine_exit, "climb": LegalRules._marine_climb,
-    "jump": LegalRules._marine_jump,
-}
-_MARINE_PART_OF: dict[str, Part] = {
-    **_MARINE_REACTION_PART_OF, "drop": LegalRules._marine_carry, "give": LegalRules._marine_carry,
-    "psi": LegalRules._marine_psi,
-}
-_STEALER_PART_OF: dict[str, Part] = {
-    "turn": LegalRules._turns, "assault": LegalRules._stealer_blows, "open": LegalRules._door_actions,
-    "close": LegalRules._door_actions, "climb": LegalRules._hole_moves, "jump": LegalRules._hole_moves,
-}
-_BLIP_PART_OF: dict[str, Part] = {
-    "open": LegalRules._door_actions, "close": LegalRules._door_actions, "climb": LegalRules._hole_moves,
-    "jump": LegalRules._hole_moves,
-}

@@ -6,15 +6,24 @@ from typing import Any
 
 from engine.rules.actions import PASS, Action, act
 from engine.rules.board import DIR_INDEX, FACE_INDEX
-from engine.rules.fire import FireRules
+from engine.rules.fire import Fire
+from engine.rules.kernel import G, Kernel, M
 from engine.rules.pieces import Piece
-from engine.rules.state_core import G, M
+from engine.rules.sight import Sight
+from engine.rules.victory import Victory
 
 
-class MovementRules(FireRules):
+class Movement:
     """Movement and doors: steps, turns, holes, ladders, falls and the landing decisions."""
 
-    def _can_enter(self, pc: Piece, t: int) -> bool:
+    def __init__(self, k: Kernel, sight: Sight, fire: Fire, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.sight = sight
+        self.fire = fire
+        self.victory = victory
+
+    def can_enter(self, pc: Piece, t: int) -> bool:
         """Piece pc may enter square t: free (no piece, closed door or barrier), no flames unless it already
         stands in them ([4e]); a blip never onto an object, next to a Marine or into a Marine's sight."""
         k = self.k
@@ -22,10 +31,10 @@ class MovementRules(FireRules):
             return False
         if t in k.flames and not k.flames_open_to(pc):
             return False
-        return pc.kind != "blip" or (t not in k.obj_at and self._hidden_from_marines(t))
+        return pc.kind != "blip" or (t not in k.obj_at and self.sight.hidden_from_marines(t))
 
     # -- what a piece may do: the parts of the legal-action generators (legal.py) --------------------------------
-    def _steps(self, pc: Piece, budget: int, out: list[Action], toward: int) -> None:
+    def steps(self, pc: Piece, budget: int, out: list[Action], toward: int) -> None:
         """The moves of piece pc (toward that direction only, or all when `toward` < 0): a Genestealer may end each
         with a quarter turn; a jump into a pitfall may be declared on entering it."""
         k = self.k
@@ -39,7 +48,7 @@ class MovementRules(FireRules):
         tab = game.move_table(pc.id)
         feat = k.feat
         rubble, pits = feat.rubble, feat.pit_down
-        can_enter = self._can_enter
+        can_enter = self.can_enter
         for d, t, cost in steps:
             if t in rubble:
                 cost += 1
@@ -60,14 +69,14 @@ class MovementRules(FireRules):
             if below >= 0 and can_enter(pc, below):
                 out.append(tab[i + 5])  # jump straight through, declared on entering (no extra AP)
 
-    def _turns(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def turns(self, pc: Piece, budget: int, out: list[Action]) -> None:
         turns = self.game.turn_table(pc.id)
         turn_cost = self.k.turn_cost
         for f in range(4):
             if f != pc.facing and turn_cost(pc, f) <= budget:
                 out.append(turns[f])
 
-    def _door_actions(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def door_actions(self, pc: Piece, budget: int, out: list[Action]) -> None:
         if budget < 1:
             return
         k = self.k
@@ -80,26 +89,26 @@ class MovementRules(FireRules):
             elif state == "open" and t not in k.occ and t not in k.obj_at and t not in k.flames:
                 out.append(act("close", pc.id, did))
 
-    def _hole_moves(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def hole_moves(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Genestealer's or blip's climb (ladder, or up a pitfall from below) and jump down a hole."""
         feat = self.k.feat
         s = pc.sq
         if s in feat.ladder:
             other = feat.ladder[s]
             cost = 2 if self.game.pf_ladders else 1
-            if cost <= budget and self._can_enter(pc, other):
+            if cost <= budget and self.can_enter(pc, other):
                 out.append(act("climb", pc.id))
-        elif s in feat.pit_up and budget >= 3 and self._can_enter(pc, feat.pit_up[s]):
+        elif s in feat.pit_up and budget >= 3 and self.can_enter(pc, feat.pit_up[s]):
             out.append(act("climb", pc.id))
         if budget >= 1:
             below = feat.pit_down.get(s)
             if below is None and self.game.pf_ladders and s in feat.ladder_top:
                 below = feat.ladder[s]
-            if below is not None and below >= 0 and self._can_enter(pc, below):
+            if below is not None and below >= 0 and self.can_enter(pc, below):
                 out.append(act("jump", pc.id))
 
     # -- applying moves -------------------------------------------------------------------------------------
-    def _act_move(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_move(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         args = a.args
         d = DIR_INDEX[args[1]]
@@ -112,9 +121,9 @@ class MovementRules(FireRules):
         elif pc.kind == "stealer" and extra is not None and extra != "jump":
             k.set_pose(pc, facing=FACE_INDEX[extra])
         if t in k.feat.on_enter or t in k.obj_at or t in k.flames:  # (most squares hold nothing that acts)
-            self._entered(pc, t, jump=extra == "jump")
+            self.entered(pc, t, jump=extra == "jump")
 
-    def _entered(self, pc: Piece, t: int, jump: bool = False) -> None:
+    def entered(self, pc: Piece, t: int, jump: bool = False) -> None:
         """Consequences of entering a square: objects, chute, flames, pitfalls."""
         k = self.k
         feat = k.feat
@@ -122,28 +131,28 @@ class MovementRules(FireRules):
             k.pick_up(pc, t)
             k.note(f"{pc.id} picks up {pc.carry}")
         if t in feat.chutes:
-            self._take_off(pc, "chute")
+            self.victory.take_off(pc, "chute")
             return
         if t in k.flames:
-            self._burn(pc, None)
+            self.fire.burn(pc, None)
             if pc.id not in k.p:
                 return
         if t in feat.pit_down:
             if jump:
-                self._drop(pc, t)
+                self.drop(pc, t)
             elif pc.kind == "marine":
-                if self.dice.d6() == 1:
+                if self.k.dice.d6() == 1:
                     k.note(f"{pc.id} falls")
-                    self._drop(pc, t)
+                    self.drop(pc, t)
         elif t in feat.ladder_top and pc.kind == "marine" and not self.game.pf_ladders:
-            if self.dice.d6() == 1:
+            if self.k.dice.d6() == 1:
                 k.note(f"{pc.id} falls from the ladder")
                 pc.ap = 0
-                self._drop(pc, t, ladder_fall=True)
+                self.drop(pc, t, ladder_fall=True)
         elif jump and t in feat.ladder_top:
-            self._drop(pc, t)
+            self.drop(pc, t)
 
-    def _drop(self, pc: Piece, t: int, ladder_fall: bool = False) -> None:
+    def drop(self, pc: Piece, t: int, ladder_fall: bool = False) -> None:
         """pc goes down the hole at t (fall or jump)."""
         k = self.k
         feat = k.feat
@@ -158,28 +167,28 @@ class MovementRules(FireRules):
                 k.stack.append(("face", pc.id, G))
             return
         if below < 0:
-            self._kill(pc, None, "bottomless fall")
+            self.victory.kill(pc, None, "bottomless fall")
             return
         k.lift(pc)
         if ladder_fall:
             # [4e] falling from a ladder top: any model below dies; the Marine keeps his facing.
             occupant = k.occ.get(below)
             if occupant is not None:
-                self._kill(k.p[occupant], pc.id, "crushed")
+                self.victory.kill(k.p[occupant], pc.id, "crushed")
             k.place(pc, below)
             return
-        self._land(pc, below)
+        self.land(pc, below)
 
-    def _land(self, pc: Piece, below: int) -> None:
+    def land(self, pc: Piece, below: int) -> None:
         k = self.k
         occupant = k.occ.get(below)
         if self.game.opts.falling_table == "advanced":
             if occupant is not None:
-                self._kill(k.p[occupant], pc.id, "landed on")
-            r = self.dice.d6()
+                self.victory.kill(k.p[occupant], pc.id, "landed on")
+            r = self.k.dice.d6()
             k.place(pc, below)
             if r == 1:
-                self._kill(pc, None, "fall")
+                self.victory.kill(pc, None, "fall")
                 return
             if r <= 5:
                 k.set_pose(pc, prone=True)
@@ -188,23 +197,23 @@ class MovementRules(FireRules):
                 k.stack.append(("face", pc.id, G))
             return
         if occupant is None:
-            self._land_empty(pc, below)
+            self.land_empty(pc, below)
             return
         q = k.p[occupant]
         if q.kind != "marine":
-            r = self.dice.d6()
+            r = self.k.dice.d6()
             opts = k.empty_adjacent(below)
             if r >= 3 and opts and q.kind == "stealer":
                 k.stack.append(("landempty", pc.id, below))
                 k.stack.append(("scuttle", q.id, tuple(opts)))
                 return
-            self._kill(q, pc.id, "landed on")
+            self.victory.kill(q, pc.id, "landed on")
             k.place(pc, below)
             k.set_pose(pc, prone=True)
             return
-        r = self.dice.d6()
+        r = self.k.dice.d6()
         if r <= 3:
-            self._kill(q, None, "landed on")
+            self.victory.kill(q, None, "landed on")
             k.place(pc, below)
             k.set_pose(pc, prone=True)
             return
@@ -212,15 +221,15 @@ class MovementRules(FireRules):
         k.set_pose(q, prone=True)
         opts = k.empty_adjacent(below)
         if not opts:
-            self._kill(pc, None, "fall")
+            self.victory.kill(pc, None, "fall")
             return
         pc.prone = True  # pc is in the air (off the board): not a pose until shoved down
         k.stack.append(("shove", pc.id, tuple(opts)))
 
-    def _land_empty(self, pc: Piece, below: int) -> None:
+    def land_empty(self, pc: Piece, below: int) -> None:
         k = self.k
         k.place(pc, below)
-        r = self.dice.d6()
+        r = self.k.dice.d6()
         if r <= 4:
             pc.ow = False
             k.set_pose(pc, prone=True)
@@ -228,12 +237,12 @@ class MovementRules(FireRules):
         else:
             k.stack.append(("face", pc.id, M))
 
-    def _run_landempty(self, frame: tuple[Any, ...]) -> None:
+    def run_landempty(self, frame: tuple[Any, ...]) -> None:
         pc = self.k.p.get(frame[1])
         if pc is not None:
-            self._land_empty(pc, frame[2])
+            self.land_empty(pc, frame[2])
 
-    def _act_turn(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_turn(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         f = FACE_INDEX[a.args[1]]
         cost = k.turn_cost(pc, f)
@@ -243,15 +252,15 @@ class MovementRules(FireRules):
         k.pay(pc, cost, reaction)
         k.set_pose(pc, facing=f)
 
-    def _act_stand(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_stand(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 2, reaction)
         self.k.set_pose(pc, facing=FACE_INDEX[a.args[1]], prone=False)
 
-    def _act_open(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_open(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 1, reaction)
         self.k.set_door(a.args[1], "open")
 
-    def _act_close(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_close(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         k.pay(pc, 1, reaction)
         did = a.args[1]
@@ -259,11 +268,11 @@ class MovementRules(FireRules):
         if k.phase == "stealers" and pc.kind != "marine":
             k.stack.append(("owdoorq", did))
 
-    def _act_exit(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_exit(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 1, reaction)
-        self._take_off(pc, "exit")
+        self.victory.take_off(pc, "exit")
 
-    def _act_enter(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_enter(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         k.pay(pc, 1, reaction)
         b = self.game.board
@@ -272,9 +281,9 @@ class MovementRules(FireRules):
             pc.facing = b.entry_facing[pc.entry]
         pc.entry = ""
         k.move(pc, t)
-        self._entered(pc, t)
+        self.entered(pc, t)
 
-    def _act_climb(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_climb(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         feat = k.feat
         s = pc.sq
@@ -290,48 +299,48 @@ class MovementRules(FireRules):
             k.stack.append(("face", pc.id, G))
         elif pc.kind == "marine" and self.game.pf_ladders:
             k.stack.append(("face", pc.id, M))
-        if pc.kind == "marine" and t in feat.ladder_top and not self.game.pf_ladders and self.dice.d6() == 1:
+        if pc.kind == "marine" and t in feat.ladder_top and not self.game.pf_ladders and self.k.dice.d6() == 1:
             k.note(f"{pc.id} falls from the ladder")
             pc.ap = 0
-            self._drop(pc, t, ladder_fall=True)
+            self.drop(pc, t, ladder_fall=True)
         elif t in k.obj_at and pc.kind != "blip" and not pc.carry:
             k.pick_up(pc, t)
 
-    def _act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 1, reaction)
-        self._drop(pc, pc.sq)
+        self.drop(pc, pc.sq)
 
-    def _legal_retreat(self, frame: tuple[Any, ...]) -> list[Action]:
+    def retreat_options(self, frame: tuple[Any, ...]) -> list[Action]:
         k = self.k
         if frame[1] not in k.p:
             return []
         b = self.game.board
         return [act("retreat", frame[1], b.name(t)) for t in frame[2] if k.free_square(t)] + [PASS]
 
-    def _do_retreat(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_retreat(self, frame: tuple[Any, ...], a: Action) -> None:
         if a.verb == "retreat":
             k = self.k
             k.move(k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
             k.stack.append(("conv",))
 
-    def _legal_scuttle(self, frame: tuple[Any, ...]) -> list[Action]:
+    def scuttle_options(self, frame: tuple[Any, ...]) -> list[Action]:
         k = self.k
         if frame[1] not in k.p:
             return []
         b = self.game.board
         return [act("scuttle", frame[1], b.name(t)) for t in frame[2] if k.free_square(t)]
 
-    def _do_scuttle(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_scuttle(self, frame: tuple[Any, ...], a: Action) -> None:
         self.k.move(self.k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
 
-    def _legal_shove(self, frame: tuple[Any, ...]) -> list[Action]:
+    def shove_options(self, frame: tuple[Any, ...]) -> list[Action]:
         k = self.k
         if frame[1] not in k.p:
             return []
         b = self.game.board
         return [act("shove", frame[1], b.name(t)) for t in frame[2] if k.free_square(t)]
 
-    def _do_shove(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_shove(self, frame: tuple[Any, ...], a: Action) -> None:
         k = self.k
         k.place(k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
         k.stack.append(("conv",))

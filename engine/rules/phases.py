@@ -4,27 +4,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rules.acting import ActingRules
 from engine.rules.actions import Action, act
 from engine.rules.features import placed_features, setup_squares
-from engine.rules.state_core import BLIP_AP, MARINE_AP, STEALER_AP
+from engine.rules.fire import Fire
+from engine.rules.kernel import BLIP_AP, MARINE_AP, STEALER_AP, G, Kernel, M
+from engine.rules.victory import Victory
 
 
-class PhaseRules(ActingRules):
+class Phases:
     """Turn structure: set-up, command phase, reinforcement, action phases and the end phase."""
 
-    def _run_setup_done(self, frame: tuple[Any, ...]) -> None:
-        self.k.feat = placed_features(self.game, self.setup_placed, self.setup_order)
-        self.k.note("counters turned face up")
+    def __init__(self, k: Kernel, fire: Fire, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.fire = fire
+        self.victory = victory
 
-    def _legal_setup(self, frame: tuple[Any, ...]) -> list[Action]:
+    def opening(self) -> None:
+        """The game's first frames, in execution order: the players' Pitfall set-up (if chosen), the starting blips
+        placed by the Genestealer player, then the first Marine turn."""
+        k = self.k
+        gs = self.game.mission.genestealers
+        seq: list[tuple[Any, ...]] = []
+        if k.setup_order:
+            seq += [("setup", i, M if i % 2 == 0 else G) for i in range(len(k.setup_order))]
+            seq.append(("setup_done",))
+        if gs.starting.blips:
+            seq.append(("lurk", gs.starting.blips, tuple(gs.starting.entry_areas), "limited"))
+        seq.append(("begin_marines",))
+        k.stack.extend(reversed(seq))
+
+    def run_setup_done(self, frame: tuple[Any, ...]) -> None:
+        k = self.k
+        k.feat = placed_features(self.game, k.setup_placed, k.setup_order)
+        k.note("counters turned face up")
+
+    def setup_options(self, frame: tuple[Any, ...]) -> list[Action]:
         b = self.game.board
-        return [act("setup", b.name(t)) for t in setup_squares(self.game, self.setup_placed)]
+        return [act("setup", b.name(t)) for t in setup_squares(self.game, self.k.setup_placed)]
 
-    def _do_setup(self, frame: tuple[Any, ...], a: Action) -> None:
-        self.setup_placed = {**self.setup_placed, self.game.board.parse_sq(a.args[0]): frame[1]}
+    def answer_setup(self, frame: tuple[Any, ...], a: Action) -> None:
+        self.k.setup_placed[self.game.board.parse_sq(a.args[0])] = frame[1]
 
-    def _run_begin_marines(self, frame: tuple[Any, ...]) -> None:
+    def run_begin_marines(self, frame: tuple[Any, ...]) -> None:
         k = self.k
         k.phase = "marines"
         k.active = None
@@ -33,30 +55,30 @@ class PhaseRules(ActingRules):
         for pc in k.p.values():
             if pc.kind == "marine":
                 pc.ap, pc.st, pc.free, pc.acted = MARINE_AP, 0, False, False
-        k.cp = k.cp_start = self.dice.d6()
+        k.cp = k.cp_start = self.k.dice.d6()
         k.note(f"command points {k.cp}")
         if self.game.opts.command_points == "chits" and any(
             pc.rank == "sergeant" and pc.sq >= 0 for pc in k.p.values() if pc.kind == "marine"
         ):
             k.stack.append(("cmd",))
 
-    def _legal_cmd(self, frame: tuple[Any, ...]) -> list[Action]:
+    def cmd_options(self, frame: tuple[Any, ...]) -> list[Action]:
         return [act("cp", "keep"), act("cp", "redraw")]
 
-    def _do_cmd(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_cmd(self, frame: tuple[Any, ...], a: Action) -> None:
         if a.args[0] == "redraw":
             k = self.k
-            k.cp = k.cp_start = self.dice.d6()
+            k.cp = k.cp_start = self.k.dice.d6()
             k.note(f"redraw: command points {k.cp}")
 
-    def _end_phase_step(self) -> None:
+    def end_phase_step(self) -> None:
         self.k.end_activation()
         if self.k.phase == "marines":
-            self._begin_stealers()
+            self.begin_stealers()
         else:
-            self._end_phase()
+            self.end_phase()
 
-    def _begin_stealers(self) -> None:
+    def begin_stealers(self) -> None:
         k = self.k
         if self.game.markers and k.flames:
             # [2e] record keeping: one flamer marker is removed from each square at the end of the Marine phase
@@ -80,21 +102,21 @@ class PhaseRules(ActingRules):
             if r.from_turn <= k.turn and (r.to_turn is None or k.turn <= r.to_turn):
                 k.stack.append(("lurk", r.per_turn, tuple(r.entry_areas), r.pool, locked))
 
-    def _run_begin_stealer_actions(self, frame: tuple[Any, ...]) -> None:
+    def run_begin_stealer_actions(self, frame: tuple[Any, ...]) -> None:
         for pc in self.k.p.values():
             if pc.kind != "marine":
                 pc.ap = STEALER_AP if pc.kind == "stealer" else BLIP_AP
                 pc.st, pc.acted = 0, False
 
-    def _end_phase(self) -> None:
+    def end_phase(self) -> None:
         k = self.k
         if self.game.markers:
             # [2e] models that did not move out of a flamed square are hit again
             for t in sorted(k.flames):
                 tid = k.occ.get(t)
                 if tid is not None:
-                    self._burn(k.p[tid], None)
-        self._check_victory(end_phase=True)
+                    self.fire.burn(k.p[tid], None)
+        self.victory.check(end_phase=True)
         if k.result is not None:
             return
         if self.game.fire_module:
@@ -111,7 +133,7 @@ class PhaseRules(ActingRules):
             pc.sus = ""
             pc.lock = False
         if k.turn >= self.game.turn_cap:
-            self._finish("draw", f"turn cap {self.game.turn_cap} reached")
+            self.victory.finish("draw", f"turn cap {self.game.turn_cap} reached")
             return
         k.turn += 1
         if self.game.fire_module and k.flames:
@@ -119,8 +141,8 @@ class PhaseRules(ActingRules):
             for t in sorted(k.flames):
                 tid = k.occ.get(t)
                 if tid is not None:
-                    self._burn(k.p[tid], None)
-            self._check_victory(end_phase=False)
+                    self.fire.burn(k.p[tid], None)
+            self.victory.check(end_phase=False)
             if k.result is not None:
                 return
         k.stack.append(("begin_marines",))

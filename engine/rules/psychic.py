@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from engine.rules.actions import Action, act
-from engine.rules.assault import AssaultRules
 from engine.rules.board import Board
+from engine.rules.kernel import Kernel
 from engine.rules.pieces import Piece
+from engine.rules.victory import Victory
 
 
-class PsychicRules(AssaultRules):
+class Psychic:
     """The Archivist's psychic powers: which may be used, and their effects."""
 
-    def _psi_actions(self, pc: Piece, out: list[Action]) -> None:
+    def __init__(self, k: Kernel, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.victory = victory
+
+    def powers(self, pc: Piece, out: list[Action]) -> None:
         """[4e] one power per Marine turn, no AP, no LOS needed."""
         k = self.k
         s = pc.sq
@@ -30,13 +36,13 @@ class PsychicRules(AssaultRules):
             start = i + 1
         out.extend(barriers[start:])
         if k.psi >= 3:
-            self._storm_targets(pc, out)
+            self.storm_targets(pc, out)
             p = k.p
             for squares, a in sections:
                 if any(occ.get(t) and p[occ[t]].kind != "marine" for t in squares):
                     out.append(a)
 
-    def _storm_targets(self, pc: Piece, out: list[Action]) -> None:
+    def storm_targets(self, pc: Piece, out: list[Action]) -> None:
         """The psychic storms on single models (`psi storm <id>`) that _psi_actions lists for Archivist pc when
         psi >= 3: every Genestealer or blip on his level within 6 squares."""
         s = pc.sq
@@ -46,7 +52,7 @@ class PsychicRules(AssaultRules):
             if q.kind != "marine" and q.sq >= 0 and q.sq // b.plane == lvl and b.rng(s, q.sq) <= 6:
                 out.append(act("psi", "storm", q.id))
 
-    def _do_psi(self, a: Action) -> None:
+    def use(self, a: Action) -> None:
         k = self.k
         power = a.args[0]
         b = self.game.board
@@ -69,13 +75,13 @@ class PsychicRules(AssaultRules):
                     tid = k.occ.get(sq)
                     if tid is not None and k.p[tid].kind != "marine":
                         q = k.p[tid]
-                        if self.dice.d6() >= 4 and not q.alpha:
-                            self._kill(q, "psi", "psychic storm")
+                        if self.k.dice.d6() >= 4 and not q.alpha:
+                            self.victory.kill(q, "psi", "psychic storm")
             else:
                 target = k.p.get(arg)
                 k.note(f"psychic storm on {arg}")
-                if target is not None and self.dice.d6() >= 2 and not target.alpha:
-                    self._kill(target, "psi", "psychic storm")
+                if target is not None and self.k.dice.d6() >= 2 and not target.alpha:
+                    self.victory.kill(target, "psi", "psychic storm")
 
 
 PsiTable = tuple[dict[int, int], tuple[Action, ...], tuple[tuple[tuple[int, ...], Action], ...]]

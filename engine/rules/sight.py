@@ -6,9 +6,8 @@ from collections.abc import Callable
 
 from engine.rules.board import Line
 from engine.rules.features import Features
-from engine.rules.kernel import Scope
+from engine.rules.kernel import Kernel, Scope
 from engine.rules.pieces import Piece
-from engine.rules.victory import VictoryRules
 
 # (marine id, level, view, squares seen through holes) of one seeing Marine, and of each
 Eye = tuple[str, int, dict[int, Line], frozenset[int]]
@@ -32,7 +31,7 @@ class MarineSight:
         self._near: frozenset[int] | None = None
 
     def candidates(self) -> frozenset[int]:
-        """Every square some seeing Marine might see (_seen_by_marine_now is false for all others)."""
+        """Every square some seeing Marine might see (seen_now is false for all others)."""
         cand = self.cand
         if cand is None:
             eyes = self.eyes
@@ -47,14 +46,19 @@ class MarineSight:
         return near
 
 
-class SightRules(VictoryRules):
-    """Lines of sight: what a Marine sees, and whether any Marine sees a square (blips)."""
+class Sight:
+    """Lines of sight: what a Marine sees, and whether any Marine sees a square (blips). The Marines' sight is kept
+    in the kernel (sight_cache, and the decision's memo) while their poses stay the same."""
 
-    def _clear_line(self, a: int, t: int, ignore_fire: bool = False) -> bool:
+    def __init__(self, k: Kernel) -> None:
+        self.k = k
+        self.game = k.game
+
+    def clear_line(self, a: int, t: int, ignore_fire: bool = False) -> bool:
         line = self.game.board.line(a, t)
-        return line is not None and self._line_clear(line, ignore_fire)
+        return line is not None and self.line_clear(line, ignore_fire)
 
-    def _line_clear(self, line: Line, ignore_fire: bool = False) -> bool:
+    def line_clear(self, line: Line, ignore_fire: bool = False) -> bool:
         """No model, closed door, flame (unless ignored) or barrier on a static line (corners: both squares)."""
         k = self.k
         occ, closed, bar = k.occ, k.closed, k.barriers
@@ -82,7 +86,7 @@ class SightRules(VictoryRules):
                     return False
         return True
 
-    def _sees(self, m: Piece, t: int) -> bool:
+    def sees(self, m: Piece, t: int) -> bool:
         """Marine m has LOS to square t: on his level, t in his front arc with a clear line; on another, through a
         hole he stands on or next to (Pitfall), or [4e] the other end of his ladder."""
         ms = m.sq
@@ -92,17 +96,17 @@ class SightRules(VictoryRules):
         b = g.board
         if ms // b.plane == t // b.plane:
             line = b.static_view(ms, m.facing).get(t)
-            return line is not None and self._line_clear(line, g.fire_module and m.ranged == "assault_cannon")
+            return line is not None and self.line_clear(line, g.fire_module and m.ranged == "assault_cannon")
         feat = self.k.feat
         if not g.pf_ladders and feat.ladder.get(ms) == t:
             return True  # [4e] the two ends of a ladder are adjacent, whatever the facing
         if ms not in feat._views:
             return False
         k = self.k
-        return feat.hole_sees(b, k.occ, k.closed, self._clear_line, m, t)
+        return feat.hole_sees(b, k.occ, k.closed, self.clear_line, m, t)
 
-    def _eye_squares(self, m: Piece) -> tuple[dict[int, Line], frozenset[int]] | None:
-        """(Marine m's walls-only view, the squares of other levels he might see through a hole): _sees(m, t) is
+    def eye_squares(self, m: Piece) -> tuple[dict[int, Line], frozenset[int]] | None:
+        """(Marine m's walls-only view, the squares of other levels he might see through a hole): sees(m, t) is
         false for every square in neither. None when he sees nothing (prone or off the board)."""
         ms = m.sq
         if m.prone or ms < 0:
@@ -110,8 +114,8 @@ class SightRules(VictoryRules):
         g = self.game
         return g.board.static_view(ms, m.facing), self.k.feat.hole_targets(ms, not g.pf_ladders)
 
-    def _seer(self, m: Piece) -> Callable[[int], bool]:
-        """_sees specialised to one Marine (his view and flags looked up once): for loops over many squares."""
+    def seer(self, m: Piece) -> Callable[[int], bool]:
+        """sees() specialised to one Marine (his view and flags looked up once): for loops over many squares."""
         ms = m.sq
         if m.prone or ms < 0:
             return _blind
@@ -123,8 +127,8 @@ class SightRules(VictoryRules):
         lvl = ms // plane
         feat = self.k.feat
         holes = ms in feat._views or (not g.pf_ladders and ms in feat.ladder)
-        line_clear = self._line_clear
-        sees = self._sees
+        line_clear = self.line_clear
+        sees = self.sees
 
         def seer(t: int) -> bool:
             if t // plane == lvl:
@@ -134,46 +138,46 @@ class SightRules(VictoryRules):
 
         return seer
 
-    def _seen_by_marine(self, t: int) -> bool:
+    def seen_by_marine(self, t: int) -> bool:
         """Some Marine sees square t (for blips: [2e] Marines see to the front and sides, fire only to the front)."""
         sc = self.k.scoped()
-        return self._seen_in(self._sight(sc), sc, t)
+        return self.seen_in(self.current(sc), sc, t)
 
-    def _hidden_from_marines(self, t: int) -> bool:
+    def hidden_from_marines(self, t: int) -> bool:
         """A blip may stand on square t: no Marine sees it and none stands next to it."""
         sc = self.k.scoped()
-        sight = self._sight(sc)
+        sight = self.current(sc)
         near = sight._near if sight._near is not None else sight.near(self.game.board.nbr)
-        return t not in near and not self._seen_in(sight, sc, t)
+        return t not in near and not self.seen_in(sight, sc, t)
 
-    def _seen_in(self, sight: MarineSight, sc: Scope | None, t: int) -> bool:
-        """_seen_by_marine(t) with the Marines' sight now, kept in the decision's memo `sc` (None: no memo)."""
+    def seen_in(self, sight: MarineSight, sc: Scope | None, t: int) -> bool:
+        """seen_by_marine(t) with the Marines' sight now, kept in the decision's memo `sc` (None: no memo)."""
         cand = sight.cand
         if cand is None:
             cand = sight.candidates()
         if t not in cand:
             return False  # most squares asked about are out of every Marine's view, even on an empty board
         if sc is None:
-            return self._seen_by_marine_now(t, sight.eyes)
+            return self.seen_now(t, sight.eyes)
         memo = sc.seen
         r = memo.get(t)
         if r is None:
-            r = memo[t] = self._seen_by_marine_now(t, sight.eyes)
+            r = memo[t] = self.seen_now(t, sight.eyes)
         return r
 
-    def _sight(self, sc: Scope | None) -> MarineSight:
-        """_marine_sight(), kept for the decision in its memo `sc` (None: no memo)."""
+    def current(self, sc: Scope | None) -> MarineSight:
+        """marine_sight(), kept for the decision in its memo `sc` (None: no memo)."""
         if sc is None:
-            return self._marine_sight()
+            return self.marine_sight()
         sight = sc.sight
         if sight is None:
             # A version that no apply made (the state was edited by hand: rulebook scenarios, tests) has its
             # Marines' poses compared, not only the pose counter.
             k = self.k
-            sight = sc.sight = self._marine_sight(check_poses=k.version != k.settled)
+            sight = sc.sight = self.marine_sight(check_poses=k.version != k.settled)
         return sight
 
-    def _trusted_sight(self) -> MarineSight | None:
+    def trusted_sight(self) -> MarineSight | None:
         """The kept sight when it surely holds the Marines' poses now (between two applies): none moved, turned,
         fell, stood up or left since it was checked (sight_rev == pose_rev), for these features, and no hand
         edit since the last apply. None otherwise."""
@@ -186,16 +190,16 @@ class SightRules(VictoryRules):
     def marine_poses(self) -> tuple[tuple[str, int, int, bool], ...]:
         """(id, square, facing, prone) of each Marine on the board, in squad order: the same tuple object while
         none of them changed (the rules' own record), so a player can key a memo on it cheaply."""
-        sight = self._trusted_sight()
-        return sight.poses if sight is not None else self._poses_now()
+        sight = self.trusted_sight()
+        return sight.poses if sight is not None else self.poses_now()
 
-    def _poses_now(self) -> tuple[tuple[str, int, int, bool], ...]:
+    def poses_now(self) -> tuple[tuple[str, int, int, bool], ...]:
         get = self.k.p.get
         # Marines are only ever created with the state (the mission's squad, in p's order), never re-added.
         return tuple([(mid, pc.sq, pc.facing, pc.prone) for mid in self.game.marine_ids
                       if (pc := get(mid)) is not None and pc.sq >= 0 and pc.kind == "marine"])
 
-    def _marine_sight(self, check_poses: bool = False) -> MarineSight:
+    def marine_sight(self, check_poses: bool = False) -> MarineSight:
         """What the Marines see now, kept from call to call (the kernel's sight_cache) while they stay put (the
         Genestealer turn, mostly). Eyes: (marine id, level, walls-only view for spotting blips, squares it might
         see through holes) of each seeing Marine."""
@@ -204,7 +208,7 @@ class SightRules(VictoryRules):
         feat = k.feat
         if cached is not None and cached.feat is feat and k.sight_rev == k.pose_rev and not check_poses:
             return cached  # no Marine moved, turned, fell, stood up or left since the cache was checked
-        poses = self._poses_now()
+        poses = self.poses_now()
         k.sight_rev = k.pose_rev
         if cached is not None and cached.feat is feat and cached.poses == poses:
             return cached
@@ -214,12 +218,12 @@ class SightRules(VictoryRules):
             if not pose[3]:  # prone Marines see nothing
                 eye = memo.get(pose)
                 if eye is None:
-                    eye = memo[pose] = self._pose_eye(pose[0], pose[1], pose[2])
+                    eye = memo[pose] = self.pose_eye(pose[0], pose[1], pose[2])
                 eyes_l.append(eye)
         sight = k.sight_cache = MarineSight(feat, poses, tuple(eyes_l))
         return sight
 
-    def _pose_eye(self, mid: str, ms: int, facing: int) -> Eye:
+    def pose_eye(self, mid: str, ms: int, facing: int) -> Eye:
         """Marine mid's eye on square ms facing `facing`: (marine id, level, walls-only view for spotting blips,
         squares it might see through holes). The Board's and Features' own tables are read first."""
         g = self.game
@@ -233,15 +237,15 @@ class SightRules(VictoryRules):
             through = feat.hole_targets(ms, not g.pf_ladders)
         return mid, ms // b.plane, view, through
 
-    def _seen_by_marine_now(self, t: int, eyes: BlipEyes) -> bool:
+    def seen_now(self, t: int, eyes: BlipEyes) -> bool:
         tl = t // self.game.board.plane
         p = self.k.p
         for pid, lvl, view, through in eyes:
             if lvl == tl:
                 line = view.get(t)
-                if line is not None and self._line_clear(line):
+                if line is not None and self.line_clear(line):
                     return True
-            elif t in through and self._sees(p[pid], t):
+            elif t in through and self.sees(p[pid], t):
                 return True
         return False
 

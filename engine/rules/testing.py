@@ -142,7 +142,7 @@ def scenario(
             bl.entry = str(spec[4])
         else:
             k.place(bl, b.sq_of(spec[4] if len(spec) > 4 else "upper", x, y))
-    state.seq = 100
+    k.seq = 100
     state.dice = ScriptedDice(dice)
     state.log.clear()
     state.touch()

@@ -1,4 +1,5 @@
-"""Victory conditions checked after every action and at the end phase."""
+"""Pieces lost or escaped, and the victory conditions they and the rest of the game feed: checked after every action
+and at the end phase."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.rules.board import Board
-from engine.rules.state_core import G, M, StateCore
+from engine.rules.kernel import G, Kernel, M
+from engine.rules.pieces import Death, GameResult, Piece
 
 # One mission condition ready to check: (kind, the condition as written, what it needs, parsed once per Game).
 VictoryPlan = tuple[tuple[str, Mapping[str, Any], Any], ...]
@@ -36,10 +38,41 @@ def victory_plan(b: Board, conds: Sequence[Mapping[str, Any]], objectives: Seque
     return tuple(out)
 
 
-class VictoryRules(StateCore):
-    """Victory conditions checked after every action and at the end phase."""
+class Victory:
+    """Deaths and escapes, and the victory conditions checked after every action and at the end phase."""
 
-    def _check_victory(self, end_phase: bool = False) -> None:
+    def __init__(self, k: Kernel) -> None:
+        self.k = k
+        self.game = k.game
+
+    def kill(self, pc: Piece, killer: str | None, cause: str) -> None:
+        """pc dies (recorded where it stood, with its killer and the cause)."""
+        k = self.k
+        b = self.game.board
+        lvl = x = y = None
+        if pc.sq >= 0:
+            li, x, y = b.lxy(pc.sq)
+            lvl = b.level_ids[li]
+        k.deaths.append(Death(pc.id, pc.kind, lvl, x, y, killer, k.turn, cause))
+        k.note(f"{pc.id} dies ({cause})")
+        self.take_off(pc, None)
+
+    def take_off(self, pc: Piece, escaped: str | None) -> None:
+        """pc leaves play (killed, or escaped by the exit or the chute); a blip's value goes to the used pile."""
+        if pc.kind == "blip":
+            self.k.used.append(pc.value)
+        self.k.remove(pc, escaped)
+        self.check()
+
+    def finish(self, winner: str, reason: str) -> None:
+        """The game is over: no decision is pending any more."""
+        k = self.k
+        if k.result is None:
+            k.result = GameResult(winner, k.turn, reason)  # type: ignore[arg-type]
+            k.stack.clear()
+            k.note(f"game over: {winner} ({reason})")
+
+    def check(self, end_phase: bool = False) -> None:
         k = self.k
         if k.result is not None:
             return
@@ -62,21 +95,21 @@ class VictoryRules(StateCore):
                 via, win_at, draw_at = arg
                 n = sum(1 for v in k.escaped_via.values() if v in via) if k.escaped_via else 0
                 if n >= win_at:
-                    self._finish(M, f"{n} Marines escaped")
+                    self.finish(M, f"{n} Marines escaped")
                     return
                 if not on_board:
                     if draw_at is not None and n >= draw_at:
-                        self._finish("draw", f"{n} Marine escaped")
+                        self.finish("draw", f"{n} Marine escaped")
                     else:
-                        self._finish(G, f"only {n} Marines escaped")
+                        self.finish(G, f"only {n} Marines escaped")
                     return
             elif kind == "marines_eliminated":
                 if not on_board and not k.escaped:
-                    self._finish(G, "all Marines dead")
+                    self.finish(G, "all Marines dead")
                     return
             elif kind == "turn_limit":
                 if end_phase and k.turn >= arg:
-                    self._finish(str(cond.get("result", G)), f"turn limit {cond['turn']}")
+                    self.finish(str(cond.get("result", G)), f"turn limit {cond['turn']}")
                     return
             elif kind == "objective_carried":
                 oid, to, key, to_square = arg
@@ -89,19 +122,19 @@ class VictoryRules(StateCore):
                             if here == key:
                                 dest = here
                 if dest is not None and (to is None or dest == key):
-                    self._finish(str(cond.get("result", M)), f"objective {oid} carried")
+                    self.finish(str(cond.get("result", M)), f"objective {oid} carried")
                     return
             elif kind == "section_flamed":
                 if arg in k.flamed_sections:
-                    self._finish(str(cond.get("result", M)), f"section {cond['section']} flamed")
+                    self.finish(str(cond.get("result", M)), f"section {cond['section']} flamed")
                     return
             elif kind == "objective_flamed":
                 for oid, key in arg:
                     if key in k.flamed_sections:
-                        self._finish(str(cond.get("result", M)), f"objective {oid} flamed")
+                        self.finish(str(cond.get("result", M)), f"objective {oid} flamed")
                         return
         if not on_board:
-            self._finish(G, "no Marines left on the board")
+            self.finish(G, "no Marines left on the board")
             return
         # No winner: a later check, outside the end phase, finds none either until vic_rev moves (the end-phase
         # check tests the same conditions and the turn limits besides).

@@ -87,7 +87,7 @@ def test_pass_action_and_equality() -> None:
 def _sees(rows: list[str], m: tuple[int, int, str], t: tuple[int, int], stealers=()) -> bool:  # type: ignore[no-untyped-def]
     s = scenario(rows, marines=[("m1", *m)], stealers=list(stealers))
     b = s.game.board
-    return s._sees(s.p["m1"], b.sq_of("upper", *t))
+    return s.sees(s.p["m1"], b.sq_of("upper", *t))
 
 
 def test_front_arc_widens_3_5_7() -> None:

@@ -31,7 +31,7 @@ def test_kept_blip_squares_match_the_blips_on_the_board(sample: str) -> None:
             fresh = {pc.sq for pc in state.p.values() if pc.kind == "blip" and pc.sq >= 0}
             assert known[1] == fresh
             for key, hit in known[2].items():  # by Marine pose: whether his view or hole targets hold a blip
-                _mid, _lvl, view, through = state._pose_eye("m", key // 4, key % 4)
+                _mid, _lvl, view, through = state.sight.pose_eye("m", key // 4, key % 4)
                 assert hit == bool(fresh & (view.keys() | through))
             checked += 1
 
