@@ -20,6 +20,20 @@ from engine.ai.tables import INF, facing_toward
 from engine.ai.weights import MarineWeights, defaults, weights_from_params
 from engine.rules.actions import DIRS, FACES, PASS, Action, act
 from engine.rules.board import DIR_VEC, FACE_VEC
+from engine.rules.decisions import (
+    CommandDecision,
+    Decision,
+    DoorOverwatchDecision,
+    FaceDecision,
+    GuardDecision,
+    OverwatchDecision,
+    ParryDecision,
+    PsiDecision,
+    PutDecision,
+    ReactionDecision,
+    RetreatDecision,
+    TurnToFaceDecision,
+)
 
 _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
 
@@ -60,39 +74,39 @@ class MarinePlayer:
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         """Pick one of the legal actions."""
         sit = Situation(state, actions)
-        kind = dec.frame_kind(state)
-        a = self._phase(sit) if kind is None else self._decide(kind, sit)
+        pending = state.decision()
+        a = self._phase(sit) if pending is None else self._decide(pending, sit)
         if a is None or a not in sit.legal:
             a = dec.find(actions, "pass") or actions[0]
         return a
 
     # ------------------------------------------------------------------ sub-decisions
-    def _decide(self, kind: str, sit: Situation) -> Action | None:
+    def _decide(self, pending: Decision, sit: Situation) -> Action | None:
         st = sit.state
         actions = sit.actions
-        frame = st.stack[-1]
-        if kind == "cmd":
+        if isinstance(pending, CommandDecision):
             redraw = not self.novice and st.cp <= self.w.redraw_below
             return act("cp", "redraw" if redraw else "keep")
-        if kind == "ow":
+        if isinstance(pending, OverwatchDecision):
             return dec.find(actions, "fire")
-        if kind == "owdoor":
+        if isinstance(pending, DoorOverwatchDecision):
             # A closing door is not worth a jam; novices shoot at anything that moves.
             return dec.find(actions, "fire" if self.novice else "hold")
-        if kind in ("parry", "guardroll", "psipoints"):
-            roll = frame[3]
-            if kind == "parry":
-                return dec.parry(roll, actions)
-            if kind == "guardroll":
-                return dec.guard_reroll(roll, actions)
-            return dec.psi_points(roll, actions)
-        if kind == "react":
-            return self._react(sit, frame[1])
-        if kind == "put":
+        if isinstance(pending, ParryDecision):
+            return dec.parry(pending.roll, actions)
+        if isinstance(pending, GuardDecision):
+            return dec.guard_reroll(pending.roll, actions)
+        if isinstance(pending, PsiDecision):
+            return dec.psi_points(pending.roll, actions)
+        if isinstance(pending, ReactionDecision):
+            return self._react(sit, pending.genestealer)
+        if isinstance(pending, PutDecision):
             return self._put_away(sit)
-        if kind in ("face", "tf"):
-            return self._face(sit, frame)
-        if kind == "retreat":
+        if isinstance(pending, TurnToFaceDecision):
+            return act("face", pending.piece, FACES[pending.facing])
+        if isinstance(pending, FaceDecision):
+            return self._face(sit, pending.piece)
+        if isinstance(pending, RetreatDecision):
             D = sit.marine_goal_map()
             best: tuple[int, Action] | None = None
             for a in actions:
@@ -118,10 +132,7 @@ class MarinePlayer:
                 best = (near, -i, a)
         return best[2] if best else None
 
-    def _face(self, sit: Situation, frame: tuple[Any, ...]) -> Action | None:
-        pid = frame[1]
-        if frame[0] == "tf":
-            return act("face", pid, FACES[frame[2]])
+    def _face(self, sit: Situation, pid: str) -> Action | None:
         pc = sit.state.p.get(pid)
         if pc is None or pc.sq < 0:
             return None

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from engine.rules.actions import PASS, Action
 from engine.rules.assault import Assault
-from engine.rules.blips import _CONV, Blips
+from engine.rules.blips import Blips
+from engine.rules.decisions import (
+    CONVERSION_CHECK,
+    Frame,
+    OverwatchCheck,
+    ReactionCheck,
+    ReactionDecision,
+    SustainedCheck,
+)
 from engine.rules.fire import Fire
 from engine.rules.kernel import Kernel
 from engine.rules.legal import Legal
@@ -19,9 +26,9 @@ from engine.rules.victory import Victory
 
 PieceAct = Callable[[Piece, Action, bool], None]  # (actor, action, paid with CP only as a reaction)
 
-_CONV_ONLY = (_CONV,)
-# The hooks after a Genestealer's action, by its id (immutable, so shared by every state and game).
-_STEALER_HOOKS: dict[str, tuple[tuple[Any, ...], ...]] = {}
+_CONV_ONLY: tuple[Frame, ...] = (CONVERSION_CHECK,)
+# The steps after a Genestealer's action, by its id (immutable, so shared by every state and game).
+_STEALER_HOOKS: dict[str, tuple[Frame, ...]] = {}
 
 
 class Acting:
@@ -80,13 +87,15 @@ class Acting:
                     stealer = pc
         # What follows the action, queued under the frames the action itself pushed (they resolve first; a psi
         # power's above them): involuntary conversions, then the CP reaction, then overwatch.
-        hooks: tuple[tuple[Any, ...], ...] = _CONV_ONLY
+        hooks = _CONV_ONLY
         if stealer is not None and k.phase == "stealers":
             if stealer.kind == "stealer" and stealer.sq >= 0:
                 sid = stealer.id
                 own = _STEALER_HOOKS.get(sid)
                 if own is None:
-                    own = _STEALER_HOOKS[sid] = (("susq", sid), ("owq", sid), ("reactq", sid), _CONV)
+                    own = _STEALER_HOOKS[sid] = (
+                        SustainedCheck(sid), OverwatchCheck(sid), ReactionCheck(sid), CONVERSION_CHECK,
+                    )
                 hooks = own
             else:
                 k.clear_sustained()  # a blip acted: another Genestealer than the Marines' sustained-fire targets
@@ -105,7 +114,7 @@ class Acting:
         if k.vic_rev != k.vic_clean:  # else _check_victory would return at once (victory.py)
             self.victory.check()
         if conv_now and k.result is None:
-            self.blips.run_conv(_CONV)
+            self.blips.run_conv(CONVERSION_CHECK)
 
     def act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 2, reaction)
@@ -142,15 +151,15 @@ class Acting:
         self.k.end_activation()
         self.blips.convert(pc, voluntary=True)
 
-    def run_reactq(self, frame: tuple[Any, ...]) -> None:
+    def run_reactq(self, frame: ReactionCheck) -> None:
         k = self.k
-        g = k.p.get(frame[1])
+        g = k.p.get(frame.genestealer)
         if g is None or g.sq < 0 or k.cp <= 0 or not self.game.opts.cp_reactions:
             return
         if self.sight.seen_by_marine(g.sq):
-            k.stack.append(("react", g.id))
+            k.stack.append(ReactionDecision(g.id))
 
-    def react_options(self, frame: tuple[Any, ...]) -> list[Action]:
+    def react_options(self, frame: ReactionDecision) -> list[Action]:
         k = self.k
         out: list[Action] = [PASS]
         for pc in k.p.values():
@@ -158,7 +167,7 @@ class Acting:
                 self.legal.marine_actions(pc, k.cp, out, in_turn=False)
         return out
 
-    def answer_react(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_react(self, frame: ReactionDecision, a: Action) -> None:
         if a.verb != "pass":
             self.k.note("reaction")
             self.piece_action(a, reaction=True)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.rules import combat as cb
 from engine.rules.actions import PASS, Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES, Board
+from engine.rules.decisions import (
+    AssaultStep,
+    GuardDecision,
+    ParryDecision,
+    PsiDecision,
+    RetreatDecision,
+    TurnToFaceDecision,
+)
 from engine.rules.fire import Fire
 from engine.rules.kernel import G, Kernel, M
 from engine.rules.pieces import Piece
@@ -52,34 +58,34 @@ class Assault:
         roll = cb.roll_assault(self.k.dice, self.fighter(marine), alpha=stealer.alpha, frontal=frontal,
                                marine_attacking=att.kind == "marine", ruleset=self.game.ruleset,
                                guard=marine.guard and marine is dfn)
-        k.stack.append(("asr", att.id, dfn.id, roll, 0, through))
+        k.stack.append(AssaultStep(att.id, dfn.id, roll, 0, through))
 
-    def fighter(self, m: Piece) -> Any:
+    def fighter(self, m: Piece) -> cb.MarineFighter:
         return cb.MarineFighter(m.melee, m.rank, m.shield, m.prone, self.k.psi if m.melee == "force_axe" else 0)
 
-    def run_asr(self, frame: tuple[Any, ...]) -> None:
-        _, att_id, dfn_id, roll, stage, through = frame
+    def run_asr(self, frame: AssaultStep) -> None:
+        att_id, dfn_id, roll, stage, through = frame.attacker, frame.defender, frame.roll, frame.stage, frame.through
         k = self.k
         att, dfn = k.p.get(att_id), k.p.get(dfn_id)
         if att is None or dfn is None:
             return
         if stage == 0:
             if cb.parry_choices(roll):
-                k.stack.append(("parry", att_id, dfn_id, roll, through))
+                k.stack.append(ParryDecision(att_id, dfn_id, roll, through))
                 return
             stage = 1
         if stage == 1:
             if cb.guard_choices(roll):
-                k.stack.append(("guardroll", att_id, dfn_id, roll, through))
+                k.stack.append(GuardDecision(att_id, dfn_id, roll, through))
                 return
             stage = 2
         if stage == 2:
             if [p for p in cb.psi_choices(roll) if p <= k.psi]:
-                k.stack.append(("psipoints", att_id, dfn_id, roll, through))
+                k.stack.append(PsiDecision(att_id, dfn_id, roll, through))
                 return
         self.resolve(att, dfn, roll, through)
 
-    def resolve(self, att: Piece, dfn: Piece, roll: Any, through: bool) -> None:
+    def resolve(self, att: Piece, dfn: Piece, roll: cb.AssaultRoll, through: bool) -> None:
         k = self.k
         out = cb.assault_outcome(roll)
         dead = cb.assault_casualty(roll)
@@ -96,48 +102,48 @@ class Assault:
             opts = [t for t in (b.nbr[dfn.sq][dfn.facing * 2], b.nbr[dfn.sq][(dfn.facing * 2 + 4) % 8])
                     if k.free_square(t) and t not in k.flames]
             if opts:
-                k.stack.append(("retreat", dfn.id, tuple(opts)))
+                k.stack.append(RetreatDecision(dfn.id, tuple(opts)))
             return
         if not facing_att:
             f = _facing_towards(b, dfn.sq, att.sq)
             if f is not None:
-                k.stack.append(("tf", dfn.id, f, M if dfn.kind == "marine" else G))
+                k.stack.append(TurnToFaceDecision(dfn.id, f, M if dfn.kind == "marine" else G))
 
-    def parry_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        return [act("parry", str(i)) for i in cb.parry_choices(frame[3])] + [PASS]
+    def parry_options(self, frame: ParryDecision) -> list[Action]:
+        return [act("parry", str(i)) for i in cb.parry_choices(frame.roll)] + [PASS]
 
-    def answer_parry(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, att, dfn, roll, through = frame
+    def answer_parry(self, frame: ParryDecision, a: Action) -> None:
+        roll = frame.roll
         if a.verb == "parry":
             roll = cb.apply_parry(self.k.dice, roll, int(a.args[0]))
-        self.k.stack.append(("asr", att, dfn, roll, 1, through))
+        self.k.stack.append(AssaultStep(frame.attacker, frame.defender, roll, 1, frame.through))
 
-    def guardroll_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        return [act("guardroll", str(i)) for i in cb.guard_choices(frame[3])] + [PASS]
+    def guard_options(self, frame: GuardDecision) -> list[Action]:
+        return [act("guardroll", str(i)) for i in cb.guard_choices(frame.roll)] + [PASS]
 
-    def answer_guardroll(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, att, dfn, roll, through = frame
+    def answer_guard(self, frame: GuardDecision, a: Action) -> None:
+        roll = frame.roll
         if a.verb == "guardroll":
             roll = cb.apply_guard(self.k.dice, roll, int(a.args[0]))
-        self.k.stack.append(("asr", att, dfn, roll, 2, through))
+        self.k.stack.append(AssaultStep(frame.attacker, frame.defender, roll, 2, frame.through))
 
-    def psipoints_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        return [act("psipoints", str(i)) for i in cb.psi_choices(frame[3]) if i <= self.k.psi] + [PASS]
+    def psi_options(self, frame: PsiDecision) -> list[Action]:
+        return [act("psipoints", str(i)) for i in cb.psi_choices(frame.roll) if i <= self.k.psi] + [PASS]
 
-    def answer_psipoints(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, att, dfn, roll, through = frame
+    def answer_psi(self, frame: PsiDecision, a: Action) -> None:
+        roll = frame.roll
         if a.verb == "psipoints":
             n = int(a.args[0])
             self.k.psi -= n
             roll = cb.apply_psi(roll, n)
-        self.k.stack.append(("asr", att, dfn, roll, 3, through))
+        self.k.stack.append(AssaultStep(frame.attacker, frame.defender, roll, 3, frame.through))
 
-    def tf_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] not in self.k.p:
+    def turn_to_face_options(self, frame: TurnToFaceDecision) -> list[Action]:
+        if frame.piece not in self.k.p:
             return []
-        return [act("face", frame[1], FACE_NAMES[frame[2]]), PASS]
+        return [act("face", frame.piece, FACE_NAMES[frame.facing]), PASS]
 
-    def answer_tf(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_turn_to_face(self, frame: TurnToFaceDecision, a: Action) -> None:
         if a.verb == "face":
             k = self.k
             k.set_pose(k.p[a.args[0]], facing=FACE_INDEX[a.args[1]], prone=False)

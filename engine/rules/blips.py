@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES
-from engine.rules.kernel import BLIP_AP, STEALER_AP, G, Kernel, M
+from engine.rules.decisions import (
+    CONVERSION_CHECK,
+    AfterPlacement,
+    AlphaDecision,
+    ConversionCheck,
+    FaceDecision,
+    LurkDecision,
+    OverwatchCheck,
+    PutDecision,
+    ReactionCheck,
+)
+from engine.rules.kernel import BLIP_AP, STEALER_AP, G, Kernel, M, Player
 from engine.rules.pieces import Piece
 from engine.rules.sight import BlipEyes, Eye, Sight
-
-_CONV: tuple[Any, ...] = ("conv",)  # frames are immutable: one shared tuple will do
 
 
 class Blips:
@@ -52,8 +59,8 @@ class Blips:
             return False
         return bool(k.pile or k.used)
 
-    def lurk_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] <= 0:
+    def lurk_options(self, frame: LurkDecision) -> list[Action]:
+        if frame.count <= 0:
             return []
         b = self.game.board
         cap = self.game.opts.max_lurking
@@ -61,25 +68,25 @@ class Blips:
         for pc in self.k.p.values():
             if pc.sq < 0 and pc.entry:
                 counts[pc.entry] = counts.get(pc.entry, 0) + 1
-        out = [act("lurk", e) for e in frame[2] if e in b.entries and counts.get(e, 0) < cap]
-        if out and not self.pool_has(frame[3]):
+        out = [act("lurk", e) for e in frame.entries if e in b.entries and counts.get(e, 0) < cap]
+        if out and not self.pool_has(frame.pool):
             return []
         return out
 
-    def answer_lurk(self, frame: tuple[Any, ...], a: Action) -> None:
-        v = self.draw(frame[3])
+    def answer_lurk(self, frame: LurkDecision, a: Action) -> None:
+        v = self.draw(frame.pool)
         if v is not None:
             bl = Piece(self.k.new_id("b"), "blip")
             bl.value = v
             bl.entry = a.args[0]
-            bl.lock = len(frame) > 4 and a.args[0] in frame[4]
+            bl.lock = a.args[0] in frame.locked
             bl.ap = BLIP_AP
             self.k.add(bl)
             self.k.note(f"{bl.id} lurks at {bl.entry}")
-        if frame[1] > 1:
-            self.k.stack.append((frame[0], frame[1] - 1, *frame[2:]))
+        if frame.count > 1:
+            self.k.stack.append(LurkDecision(frame.count - 1, frame.entries, frame.pool, frame.locked))
 
-    def run_conv(self, frame: tuple[Any, ...]) -> None:
+    def run_conv(self, frame: ConversionCheck) -> None:
         # The first blip on the board (in p's order) that some Marine sees.
         k = self.k
         p = k.p
@@ -148,7 +155,7 @@ class Blips:
         seen = self.sight.seen_now
         for pc in self.k.p.values():
             if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
-                self.k.stack.append(_CONV)
+                self.k.stack.append(CONVERSION_CHECK)
                 self.convert(pc, voluntary=False)
                 return
 
@@ -166,15 +173,15 @@ class Blips:
             return
         if self.game.mission.genestealers.alpha and not k.alpha_used and n == 3:
             # [4e] once per game a revealed "3" may be the Alpha instead: the Genestealer player decides.
-            k.stack.append(("alpha", sq, entry, n, may_act, voluntary))
+            k.stack.append(AlphaDecision(sq, entry, n, may_act, voluntary))
             return
         self.place_revealed(sq, entry, n, may_act, voluntary, False)
 
-    def alpha_options(self, frame: tuple[Any, ...]) -> list[Action]:
+    def alpha_options(self, frame: AlphaDecision) -> list[Action]:
         return [act("alpha", "yes"), act("alpha", "no")]
 
-    def answer_alpha(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, sq, entry, n, may_act, voluntary = frame
+    def answer_alpha(self, frame: AlphaDecision, a: Action) -> None:
+        sq, entry, n, may_act, voluntary = frame.square, frame.entry, frame.value, frame.may_act, frame.voluntary
         if a.args[0] == "yes":
             self.k.note("the Genestealer Alpha")
         self.place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes")
@@ -195,11 +202,11 @@ class Blips:
                 g.facing = b.entry_facing[entry]
             return
         g = self.spawn(sq, "", may_act, alpha)
-        player = G if voluntary else M
+        player: Player = G if voluntary else M
         if n > 1:
-            k.stack.append(("put", player, sq, n - 1, may_act, voluntary))
-        k.stack.append(("hooks", g.id))
-        k.stack.append(("face", g.id, G))
+            k.stack.append(PutDecision(player, sq, n - 1, may_act, voluntary))
+        k.stack.append(AfterPlacement(g.id))
+        k.stack.append(FaceDecision(g.id, G))
 
     def spawn(self, sq: int, entry: str, may_act: bool, alpha: bool) -> Piece:
         g = Piece(self.k.new_id("g"), "stealer")
@@ -213,8 +220,8 @@ class Blips:
         self.k.add(g)
         return g
 
-    def put_squares(self, frame: tuple[Any, ...]) -> list[int]:
-        _, _player, sq, _n, _may_act, voluntary = frame
+    def put_squares(self, frame: PutDecision) -> list[int]:
+        sq, voluntary = frame.square, frame.voluntary
         k = self.k
         if k.free_square(sq) and sq not in k.flames:
             return [sq]  # [4e] the blip's own square, freed by a kill, must be used again
@@ -225,35 +232,35 @@ class Blips:
             opts.append(t)
         return opts
 
-    def put_options(self, frame: tuple[Any, ...]) -> list[Action]:
+    def put_options(self, frame: PutDecision) -> list[Action]:
         if self.k.stealer_count() >= self.model_cap:
             return []
         b = self.game.board
         return [act("put", b.name(t)) for t in self.put_squares(frame)]
 
-    def answer_put(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, player, sq, n, may_act, voluntary = frame
+    def answer_put(self, frame: PutDecision, a: Action) -> None:
+        player, sq, n, may_act, voluntary = frame.side, frame.square, frame.count, frame.may_act, frame.voluntary
         t = self.game.board.parse_sq(a.args[0])
         k = self.k
         if n > 1:
-            k.stack.append(("put", player, sq, n - 1, may_act, voluntary))
+            k.stack.append(PutDecision(player, sq, n - 1, may_act, voluntary))
         g = self.spawn(t, "", may_act, False)
         k.note(f"{g.id} placed at {a.args[0]}")
-        k.stack.append(("hooks", g.id))
-        k.stack.append(("face", g.id, G))
+        k.stack.append(AfterPlacement(g.id))
+        k.stack.append(FaceDecision(g.id, G))
 
-    def run_hooks(self, frame: tuple[Any, ...]) -> None:
+    def run_after_placement(self, frame: AfterPlacement) -> None:
         k = self.k
-        g = k.p.get(frame[1])
+        g = k.p.get(frame.genestealer)
         if g is not None and k.phase == "stealers":
-            k.stack.append(("owq", g.id))
-            k.stack.append(("reactq", g.id))
+            k.stack.append(OverwatchCheck(g.id))
+            k.stack.append(ReactionCheck(g.id))
 
-    def face_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] not in self.k.p:
+    def face_options(self, frame: FaceDecision) -> list[Action]:
+        if frame.piece not in self.k.p:
             return []
-        return [act("face", frame[1], f) for f in FACE_NAMES]
+        return [act("face", frame.piece, f) for f in FACE_NAMES]
 
-    def answer_face(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_face(self, frame: FaceDecision, a: Action) -> None:
         k = self.k
         k.set_pose(k.p[a.args[0]], facing=FACE_INDEX[a.args[1]])

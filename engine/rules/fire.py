@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.rules import combat as cb
 from engine.rules.actions import PASS, Action, act
+from engine.rules.decisions import (
+    ChainDecision,
+    DoorOverwatchCheck,
+    DoorOverwatchDecision,
+    OverwatchCheck,
+    OverwatchDecision,
+    SustainedCheck,
+)
 from engine.rules.kernel import Kernel
 from engine.rules.pieces import Piece
 from engine.rules.sight import Sight
@@ -178,18 +184,18 @@ class Fire:
         if tid is not None:
             self.burn(k.p[tid], pc.id)
         if pc.id in k.p and pc.ammo > 0:
-            k.stack.append(("chain", pc.id, t))
+            k.stack.append(ChainDecision(pc.id, t))
 
-    def chain_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        pc = self.k.p.get(frame[1])
+    def chain_options(self, frame: ChainDecision) -> list[Action]:
+        pc = self.k.p.get(frame.marine)
         if pc is None or pc.ammo <= 0:
             return []
         b = self.game.board
-        near = {*b.nbr[frame[2]], frame[2]}  # the next marker goes next to the last, or stacks on it
+        near = {*b.nbr[frame.square], frame.square}  # the next marker goes next to the last, or stacks on it
         out = [act("flame", pc.id, b.name(t)) for t in self.flame_targets(pc) if t in near]
         return [*out, PASS] if out else []
 
-    def answer_chain(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_chain(self, frame: ChainDecision, a: Action) -> None:
         if a.verb == "flame":
             self.flame_marker(self.k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
 
@@ -217,21 +223,22 @@ class Fire:
                     todo.append(n)
         return sorted(seen)
 
-    def run_susq(self, frame: tuple[Any, ...]) -> None:
+    def run_sustained_check(self, frame: SustainedCheck) -> None:
         """Sustained fire is lost when another Genestealer acts or the shooter loses LOS to the target."""
         p = self.k.p
-        g = p.get(frame[1])
+        gid = frame.genestealer
+        g = p.get(gid)
         doors = self.game.board.doors
         for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
             m = p.get(mid)
             if m is not None and m.kind == "marine" and m.sus and m.sus not in doors:
-                if m.sus != frame[1] or g is None or not self.sight.sees(m, g.sq):
+                if m.sus != gid or g is None or not self.sight.sees(m, g.sq):
                     m.sus = ""
 
-    def run_owq(self, frame: tuple[Any, ...]) -> None:
+    def run_overwatch_check(self, frame: OverwatchCheck) -> None:
         k = self.k
         p = k.p
-        g = p.get(frame[1])
+        g = p.get(frame.genestealer)
         if g is None or g.sq < 0:
             return
         b = self.game.board
@@ -247,23 +254,22 @@ class Fire:
             ) and self.sight.sees(m, g.sq):
                 shooters.append(m.id)
         if shooters:
-            k.stack.append(("ow", g.id, tuple(shooters), ()))
+            k.stack.append(OverwatchDecision(g.id, tuple(shooters), ()))
 
-    def ow_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        _, _gid, remaining, _declared = frame
-        mid = remaining[0]
+    def overwatch_options(self, frame: OverwatchDecision) -> list[Action]:
+        mid = frame.remaining[0]
         if self.game.opts.overwatch_compulsory:
             return [act("fire", mid)]
         return [act("fire", mid), act("hold", mid)]
 
-    def answer_ow(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, gid, remaining, declared = frame
+    def answer_overwatch(self, frame: OverwatchDecision, a: Action) -> None:
+        gid, remaining, declared = frame.genestealer, frame.remaining, frame.declared
         if a.verb == "fire":
             declared = (*declared, a.args[0])
         remaining = remaining[1:]
         p = self.k.p
         if remaining:
-            self.k.stack.append(("ow", gid, remaining, declared))
+            self.k.stack.append(OverwatchDecision(gid, remaining, declared))
             return
         for mid in declared:
             m, g = p.get(mid), p.get(gid)
@@ -271,9 +277,9 @@ class Fire:
                 break
             self.shoot(m, gid, overwatch=True)
 
-    def run_owdoorq(self, frame: tuple[Any, ...]) -> None:
+    def run_door_overwatch_check(self, frame: DoorOverwatchCheck) -> None:
         k = self.k
-        did = frame[1]
+        did = frame.door
         b = self.game.board
         t = b.doors[did]
         if k.door_state.get(did) != "closed":
@@ -285,18 +291,18 @@ class Fire:
             and m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= self.game.ow_range and self.sight.sees(m, t)
         )
         if shooters:
-            k.stack.append(("owdoor", did, shooters, ()))
+            k.stack.append(DoorOverwatchDecision(did, shooters, ()))
 
-    def owdoor_options(self, frame: tuple[Any, ...]) -> list[Action]:
-        mid = frame[2][0]
+    def door_overwatch_options(self, frame: DoorOverwatchDecision) -> list[Action]:
+        mid = frame.remaining[0]
         return [act("fire", mid), act("hold", mid)]
 
-    def answer_owdoor(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, did, remaining, declared = frame
+    def answer_door_overwatch(self, frame: DoorOverwatchDecision, a: Action) -> None:
+        did, remaining, declared = frame.door, frame.remaining, frame.declared
         if a.verb == "fire":
             declared = (*declared, a.args[0])
         if remaining[1:]:
-            self.k.stack.append(("owdoor", did, remaining[1:], declared))
+            self.k.stack.append(DoorOverwatchDecision(did, remaining[1:], declared))
             return
         for mid in declared:
             m = self.k.p.get(mid)

@@ -22,13 +22,14 @@ The rule predicates that read only the position are defined here once (`free_squ
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from engine.rules.board import DIR_VEC, FACE_INDEX, FACE_VEC
 from engine.rules.pieces import Piece
 
 if TYPE_CHECKING:
     from engine.rules.actions import Action
+    from engine.rules.decisions import Frame
     from engine.rules.dice import Dice
     from engine.rules.features import Features
     from engine.rules.game import Game
@@ -144,7 +145,7 @@ class Kernel:
     activations: int  # fresh Marine activations this turn
     turn: int
     phase: str  # setup | marines | stealers
-    stack: list[tuple[Any, ...]]  # pending frames, the next on top
+    stack: list[Frame]  # pending decisions and steps (decisions.py), the next on top
     result: GameResult | None
     fx: list[str]  # the effects of the action being applied, in words
     pose_rev: int

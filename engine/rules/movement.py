@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.rules.actions import PASS, Action, act
 from engine.rules.board import DIR_INDEX, FACE_INDEX
+from engine.rules.decisions import (
+    CONVERSION_CHECK,
+    DoorOverwatchCheck,
+    FaceDecision,
+    LandOnEmpty,
+    RetreatDecision,
+    ScuttleDecision,
+    ShoveDecision,
+)
 from engine.rules.fire import Fire
 from engine.rules.kernel import G, Kernel, M
 from engine.rules.pieces import Piece
@@ -164,7 +171,7 @@ class Movement:
                 return
             k.move(pc, below)
             if pc.kind == "stealer":
-                k.stack.append(("face", pc.id, G))
+                k.stack.append(FaceDecision(pc.id, G))
             return
         if below < 0:
             self.victory.kill(pc, None, "bottomless fall")
@@ -194,7 +201,7 @@ class Movement:
                 k.set_pose(pc, prone=True)
                 k.note(f"{pc.id} lands prone")
             else:
-                k.stack.append(("face", pc.id, G))
+                k.stack.append(FaceDecision(pc.id, G))
             return
         if occupant is None:
             self.land_empty(pc, below)
@@ -204,8 +211,8 @@ class Movement:
             r = self.k.dice.d6()
             opts = k.empty_adjacent(below)
             if r >= 3 and opts and q.kind == "stealer":
-                k.stack.append(("landempty", pc.id, below))
-                k.stack.append(("scuttle", q.id, tuple(opts)))
+                k.stack.append(LandOnEmpty(pc.id, below))
+                k.stack.append(ScuttleDecision(q.id, tuple(opts)))
                 return
             self.victory.kill(q, pc.id, "landed on")
             k.place(pc, below)
@@ -224,7 +231,7 @@ class Movement:
             self.victory.kill(pc, None, "fall")
             return
         pc.prone = True  # pc is in the air (off the board): not a pose until shoved down
-        k.stack.append(("shove", pc.id, tuple(opts)))
+        k.stack.append(ShoveDecision(pc.id, tuple(opts)))
 
     def land_empty(self, pc: Piece, below: int) -> None:
         k = self.k
@@ -235,12 +242,12 @@ class Movement:
             k.set_pose(pc, prone=True)
             k.note(f"{pc.id} lands prone")
         else:
-            k.stack.append(("face", pc.id, M))
+            k.stack.append(FaceDecision(pc.id, M))
 
-    def run_landempty(self, frame: tuple[Any, ...]) -> None:
-        pc = self.k.p.get(frame[1])
+    def run_land_on_empty(self, frame: LandOnEmpty) -> None:
+        pc = self.k.p.get(frame.marine)
         if pc is not None:
-            self.land_empty(pc, frame[2])
+            self.land_empty(pc, frame.square)
 
     def act_turn(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
@@ -266,7 +273,7 @@ class Movement:
         did = a.args[1]
         k.set_door(did, "closed")
         if k.phase == "stealers" and pc.kind != "marine":
-            k.stack.append(("owdoorq", did))
+            k.stack.append(DoorOverwatchCheck(did))
 
     def act_exit(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 1, reaction)
@@ -296,9 +303,9 @@ class Movement:
         k.pay(pc, cost, reaction)
         k.move(pc, t)
         if pc.kind == "stealer":
-            k.stack.append(("face", pc.id, G))
+            k.stack.append(FaceDecision(pc.id, G))
         elif pc.kind == "marine" and self.game.pf_ladders:
-            k.stack.append(("face", pc.id, M))
+            k.stack.append(FaceDecision(pc.id, M))
         if pc.kind == "marine" and t in feat.ladder_top and not self.game.pf_ladders and self.k.dice.d6() == 1:
             k.note(f"{pc.id} falls from the ladder")
             pc.ap = 0
@@ -310,37 +317,37 @@ class Movement:
         self.k.pay(pc, 1, reaction)
         self.drop(pc, pc.sq)
 
-    def retreat_options(self, frame: tuple[Any, ...]) -> list[Action]:
+    def retreat_options(self, frame: RetreatDecision) -> list[Action]:
         k = self.k
-        if frame[1] not in k.p:
+        if frame.marine not in k.p:
             return []
         b = self.game.board
-        return [act("retreat", frame[1], b.name(t)) for t in frame[2] if k.free_square(t)] + [PASS]
+        return [act("retreat", frame.marine, b.name(t)) for t in frame.squares if k.free_square(t)] + [PASS]
 
-    def answer_retreat(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_retreat(self, frame: RetreatDecision, a: Action) -> None:
         if a.verb == "retreat":
             k = self.k
             k.move(k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
-            k.stack.append(("conv",))
+            k.stack.append(CONVERSION_CHECK)
 
-    def scuttle_options(self, frame: tuple[Any, ...]) -> list[Action]:
+    def scuttle_options(self, frame: ScuttleDecision) -> list[Action]:
         k = self.k
-        if frame[1] not in k.p:
+        if frame.genestealer not in k.p:
             return []
         b = self.game.board
-        return [act("scuttle", frame[1], b.name(t)) for t in frame[2] if k.free_square(t)]
+        return [act("scuttle", frame.genestealer, b.name(t)) for t in frame.squares if k.free_square(t)]
 
-    def answer_scuttle(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_scuttle(self, frame: ScuttleDecision, a: Action) -> None:
         self.k.move(self.k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
 
-    def shove_options(self, frame: tuple[Any, ...]) -> list[Action]:
+    def shove_options(self, frame: ShoveDecision) -> list[Action]:
         k = self.k
-        if frame[1] not in k.p:
+        if frame.marine not in k.p:
             return []
         b = self.game.board
-        return [act("shove", frame[1], b.name(t)) for t in frame[2] if k.free_square(t)]
+        return [act("shove", frame.marine, b.name(t)) for t in frame.squares if k.free_square(t)]
 
-    def answer_shove(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_shove(self, frame: ShoveDecision, a: Action) -> None:
         k = self.k
         k.place(k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
-        k.stack.append(("conv",))
+        k.stack.append(CONVERSION_CHECK)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.rules.actions import Action, act
+from engine.rules.decisions import (
+    BeginMarineTurn,
+    BeginStealerActions,
+    CommandDecision,
+    Frame,
+    LurkDecision,
+    SetupDecision,
+    SetupDone,
+)
 from engine.rules.features import placed_features, setup_squares
 from engine.rules.fire import Fire
 from engine.rules.kernel import BLIP_AP, MARINE_AP, STEALER_AP, G, Kernel, M
@@ -25,28 +32,28 @@ class Phases:
         placed by the Genestealer player, then the first Marine turn."""
         k = self.k
         gs = self.game.mission.genestealers
-        seq: list[tuple[Any, ...]] = []
+        seq: list[Frame] = []
         if k.setup_order:
-            seq += [("setup", i, M if i % 2 == 0 else G) for i in range(len(k.setup_order))]
-            seq.append(("setup_done",))
+            seq += [SetupDecision(i, M if i % 2 == 0 else G) for i in range(len(k.setup_order))]
+            seq.append(SetupDone())
         if gs.starting.blips:
-            seq.append(("lurk", gs.starting.blips, tuple(gs.starting.entry_areas), "limited"))
-        seq.append(("begin_marines",))
+            seq.append(LurkDecision(gs.starting.blips, tuple(gs.starting.entry_areas), "limited"))
+        seq.append(BeginMarineTurn())
         k.stack.extend(reversed(seq))
 
-    def run_setup_done(self, frame: tuple[Any, ...]) -> None:
+    def run_setup_done(self, frame: SetupDone) -> None:
         k = self.k
         k.feat = placed_features(self.game, k.setup_placed, k.setup_order)
         k.note("counters turned face up")
 
-    def setup_options(self, frame: tuple[Any, ...]) -> list[Action]:
+    def setup_options(self, frame: SetupDecision) -> list[Action]:
         b = self.game.board
         return [act("setup", b.name(t)) for t in setup_squares(self.game, self.k.setup_placed)]
 
-    def answer_setup(self, frame: tuple[Any, ...], a: Action) -> None:
-        self.k.setup_placed[self.game.board.parse_sq(a.args[0])] = frame[1]
+    def answer_setup(self, frame: SetupDecision, a: Action) -> None:
+        self.k.setup_placed[self.game.board.parse_sq(a.args[0])] = frame.index
 
-    def run_begin_marines(self, frame: tuple[Any, ...]) -> None:
+    def run_begin_marines(self, frame: BeginMarineTurn) -> None:
         k = self.k
         k.phase = "marines"
         k.active = None
@@ -60,12 +67,12 @@ class Phases:
         if self.game.opts.command_points == "chits" and any(
             pc.rank == "sergeant" and pc.sq >= 0 for pc in k.p.values() if pc.kind == "marine"
         ):
-            k.stack.append(("cmd",))
+            k.stack.append(CommandDecision())
 
-    def cmd_options(self, frame: tuple[Any, ...]) -> list[Action]:
+    def command_options(self, frame: CommandDecision) -> list[Action]:
         return [act("cp", "keep"), act("cp", "redraw")]
 
-    def answer_cmd(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_command(self, frame: CommandDecision, a: Action) -> None:
         if a.args[0] == "redraw":
             k = self.k
             k.cp = k.cp_start = self.k.dice.d6()
@@ -97,12 +104,12 @@ class Phases:
                     locked_l.append(eid)
                     break
         locked = tuple(locked_l)
-        k.stack.append(("begin_stealer_actions",))
+        k.stack.append(BeginStealerActions())
         for r in reversed(self.game.mission.genestealers.reinforcements):
             if r.from_turn <= k.turn and (r.to_turn is None or k.turn <= r.to_turn):
-                k.stack.append(("lurk", r.per_turn, tuple(r.entry_areas), r.pool, locked))
+                k.stack.append(LurkDecision(r.per_turn, tuple(r.entry_areas), r.pool, locked))
 
-    def run_begin_stealer_actions(self, frame: tuple[Any, ...]) -> None:
+    def run_begin_stealer_actions(self, frame: BeginStealerActions) -> None:
         for pc in self.k.p.values():
             if pc.kind != "marine":
                 pc.ap = STEALER_AP if pc.kind == "stealer" else BLIP_AP
@@ -145,4 +152,4 @@ class Phases:
             self.victory.check(end_phase=False)
             if k.result is not None:
                 return
-        k.stack.append(("begin_marines",))
+        k.stack.append(BeginMarineTurn())

@@ -16,11 +16,13 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.rules import decisions as dc
 from engine.rules.acting import Acting
 from engine.rules.actions import NO_ACTOR_VERBS, Action, parse_action
 from engine.rules.assault import Assault
 from engine.rules.blips import Blips
 from engine.rules.board import DIR_INDEX, FACE_NAMES
+from engine.rules.decisions import Decision, Frame
 from engine.rules.dice import Dice
 from engine.rules.fire import Fire
 from engine.rules.kernel import G, Kernel, M, Player, Scope
@@ -37,8 +39,6 @@ if TYPE_CHECKING:
     from engine.rules.features import Features
     from engine.rules.game import Game
     from engine.rules.pieces import Death, Event
-
-Frame = tuple[Any, ...]
 
 
 class GameState:
@@ -84,28 +84,36 @@ class GameState:
         legal = self.legal = Legal(k, movement, fire, psychic)
         acting = self.acting = Acting(k, sight, victory, fire, movement, assault, psychic, blips, legal)
         phases = self.phases = Phases(k, fire, victory)
-        # Frames that run by themselves, and the decisions: their options and what an answer does.
-        self._run: dict[str, Callable[[Frame], None]] = {
-            "begin_marines": phases.run_begin_marines, "begin_stealer_actions": phases.run_begin_stealer_actions,
-            "setup_done": phases.run_setup_done, "conv": blips.run_conv, "hooks": blips.run_hooks,
-            "reactq": acting.run_reactq, "owq": fire.run_owq, "susq": fire.run_susq, "owdoorq": fire.run_owdoorq,
-            "asr": assault.run_asr, "landempty": movement.run_landempty,
+        # Who runs each step, and for each decision who lists its options and who applies an answer.
+        self._run: dict[type[Frame], Callable[[Any], None]] = {
+            dc.BeginMarineTurn: phases.run_begin_marines, dc.BeginStealerActions: phases.run_begin_stealer_actions,
+            dc.SetupDone: phases.run_setup_done, dc.ConversionCheck: blips.run_conv,
+            dc.AfterPlacement: blips.run_after_placement, dc.ReactionCheck: acting.run_reactq,
+            dc.OverwatchCheck: fire.run_overwatch_check, dc.SustainedCheck: fire.run_sustained_check,
+            dc.DoorOverwatchCheck: fire.run_door_overwatch_check, dc.AssaultStep: assault.run_asr,
+            dc.LandOnEmpty: movement.run_land_on_empty,
         }
-        self._options: dict[str, Callable[[Frame], list[Action]]] = {
-            "setup": phases.setup_options, "cmd": phases.cmd_options, "chain": fire.chain_options,
-            "lurk": blips.lurk_options, "alpha": blips.alpha_options, "put": blips.put_options,
-            "face": blips.face_options, "tf": assault.tf_options, "retreat": movement.retreat_options,
-            "scuttle": movement.scuttle_options, "shove": movement.shove_options, "react": acting.react_options,
-            "ow": fire.ow_options, "owdoor": fire.owdoor_options, "parry": assault.parry_options,
-            "guardroll": assault.guardroll_options, "psipoints": assault.psipoints_options,
+        self._options: dict[type[Frame], Callable[[Any], list[Action]]] = {
+            dc.SetupDecision: phases.setup_options, dc.CommandDecision: phases.command_options,
+            dc.ChainDecision: fire.chain_options, dc.LurkDecision: blips.lurk_options,
+            dc.AlphaDecision: blips.alpha_options, dc.PutDecision: blips.put_options,
+            dc.FaceDecision: blips.face_options, dc.TurnToFaceDecision: assault.turn_to_face_options,
+            dc.RetreatDecision: movement.retreat_options, dc.ScuttleDecision: movement.scuttle_options,
+            dc.ShoveDecision: movement.shove_options, dc.ReactionDecision: acting.react_options,
+            dc.OverwatchDecision: fire.overwatch_options, dc.DoorOverwatchDecision: fire.door_overwatch_options,
+            dc.ParryDecision: assault.parry_options, dc.GuardDecision: assault.guard_options,
+            dc.PsiDecision: assault.psi_options,
         }
-        self._answer: dict[str, Callable[[Frame, Action], None]] = {
-            "setup": phases.answer_setup, "cmd": phases.answer_cmd, "chain": fire.answer_chain,
-            "lurk": blips.answer_lurk, "alpha": blips.answer_alpha, "put": blips.answer_put,
-            "face": blips.answer_face, "tf": assault.answer_tf, "retreat": movement.answer_retreat,
-            "scuttle": movement.answer_scuttle, "shove": movement.answer_shove, "react": acting.answer_react,
-            "ow": fire.answer_ow, "owdoor": fire.answer_owdoor, "parry": assault.answer_parry,
-            "guardroll": assault.answer_guardroll, "psipoints": assault.answer_psipoints,
+        self._answer: dict[type[Frame], Callable[[Any, Action], None]] = {
+            dc.SetupDecision: phases.answer_setup, dc.CommandDecision: phases.answer_command,
+            dc.ChainDecision: fire.answer_chain, dc.LurkDecision: blips.answer_lurk,
+            dc.AlphaDecision: blips.answer_alpha, dc.PutDecision: blips.answer_put,
+            dc.FaceDecision: blips.answer_face, dc.TurnToFaceDecision: assault.answer_turn_to_face,
+            dc.RetreatDecision: movement.answer_retreat, dc.ScuttleDecision: movement.answer_scuttle,
+            dc.ShoveDecision: movement.answer_shove, dc.ReactionDecision: acting.answer_react,
+            dc.OverwatchDecision: fire.answer_overwatch, dc.DoorOverwatchDecision: fire.answer_door_overwatch,
+            dc.ParryDecision: assault.answer_parry, dc.GuardDecision: assault.answer_guard,
+            dc.PsiDecision: assault.answer_psi,
         }
         self.p, self.occ, self.closed, self.door_state = k.p, k.occ, k.closed, k.door_state
         self.flames, self.barriers, self.obj_at, self.traffic = k.flames, k.barriers, k.obj_at, k.traffic
@@ -124,8 +132,15 @@ class GameState:
         if k.result is not None:
             return None
         if k.stack:
-            return _FRAME_PLAYER[k.stack[-1][0]](k.stack[-1])  # type: ignore[no-any-return]
+            return k.stack[-1].player
         return M if k.phase == "marines" else G
+
+    def decision(self) -> Decision | None:
+        """The decision waiting for an answer (decisions.py), or None in an action phase or once the game is over."""
+        stack = self.k.stack
+        top = stack[-1] if stack else None
+        assert top is None or isinstance(top, Decision)  # (steps run before any question is asked)
+        return top
 
     def is_terminal(self) -> bool:
         return self.k.result is not None
@@ -148,7 +163,7 @@ class GameState:
                 out = []
             elif k.stack:
                 top = k.stack[-1]
-                out = self._options[top[0]](top)
+                out = self._options[type(top)](top)
             else:
                 out = self.legal.phase_actions()
             sc.legal = out
@@ -254,7 +269,7 @@ class GameState:
             raise IllegalActionError(f"illegal action {a.text()!r} for {self.current_player()} (turn {k.turn})")
         stack = k.stack
         # current_player(), inlined: a legal action means the game is not over.
-        player: str = _FRAME_PLAYER[stack[-1][0]](stack[-1]) if stack else M if k.phase == "marines" else G
+        player = stack[-1].player if stack else M if k.phase == "marines" else G
         turn = k.turn
         k.fx = []
         if k.version != k.settled:
@@ -262,7 +277,7 @@ class GameState:
         k.version += 1
         if stack:
             frame = stack.pop()
-            self._answer[frame[0]](frame, a)
+            self._answer[type(frame)](frame, a)
         elif a.verb == "pass":
             self.phases.end_phase_step()
         elif a.verb == "end":
@@ -291,17 +306,16 @@ class GameState:
         run, options_of = self._run, self._options
         while k.result is None and stack:
             top = stack[-1]
-            name = top[0]
-            if name not in _AUTO_FRAMES:
-                if name in _NEVER_EMPTY:
+            if top.player is not None:  # a decision
+                if top.never_empty:
                     return None
-                options = options_of[name](top)
+                options = options_of[type(top)](top)
                 if options:
                     return options
                 stack.pop()  # a decision with no options is skipped
                 continue
             stack.pop()
-            run[name](top)
+            run[type(top)](top)
         return None
 
     # -- the rule predicates, for players -----------------------------------------------------------------------
@@ -474,45 +488,3 @@ def _listed(a: Action, actions: list[Action]) -> bool:
         if x is a:
             return True
     return a in actions
-
-
-_AUTO = None
-# Decisions that always offer at least one action (skip computing their options just to check).
-_NEVER_EMPTY = frozenset({"react", "ow", "owdoor", "cmd", "alpha", "parry", "guardroll", "psipoints"})
-
-
-def _frame_player(player: Player | None) -> Any:
-    return lambda frame: player
-
-
-_FRAME_PLAYER: dict[str, Any] = {
-    "begin_marines": _AUTO,
-    "begin_stealer_actions": _AUTO,
-    "conv": _AUTO,
-    "hooks": _AUTO,
-    "reactq": _AUTO,
-    "owq": _AUTO,
-    "susq": _AUTO,
-    "owdoorq": _AUTO,
-    "asr": _AUTO,
-    "landempty": _AUTO,
-    "setup_done": _AUTO,
-    "setup": lambda frame: frame[2],
-    "cmd": _frame_player(M),
-    "chain": _frame_player(M),
-    "lurk": _frame_player(G),
-    "alpha": _frame_player(G),
-    "put": lambda frame: frame[1],
-    "face": lambda frame: frame[2],
-    "tf": lambda frame: frame[3],
-    "retreat": _frame_player(M),
-    "scuttle": _frame_player(G),
-    "shove": _frame_player(G),
-    "react": _frame_player(M),
-    "ow": _frame_player(M),
-    "owdoor": _frame_player(M),
-    "parry": _frame_player(M),
-    "guardroll": _frame_player(M),
-    "psipoints": _frame_player(M),
-}
-_AUTO_FRAMES = frozenset(name for name, who in _FRAME_PLAYER.items() if who is _AUTO)

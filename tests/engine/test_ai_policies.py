@@ -37,7 +37,8 @@ class Checked:
     def choose(self, state: Any, actions: list[Action], rng: random.Random) -> Action:
         a = self.inner.choose(state, actions, rng)
         assert a in actions, f"{self.name} chose illegal {a} among {[str(x) for x in actions]}"
-        kind = state.stack[-1][0] if state.stack else "phase"
+        pending = state.decision()
+        kind = type(pending).__name__ if pending is not None else "phase"
         self.kinds[(kind, a.verb)] += 1
         return a
 
@@ -84,13 +85,13 @@ def test_in_rule_decisions_are_answered_sensibly() -> None:
         play("recover_the_relic", m, g, seed)
     kinds = m.kinds + g.kinds
     # Overwatch is always fired at a Genestealer, never held.
-    assert kinds[("ow", "fire")] > 0 and kinds[("ow", "hold")] == 0
+    assert kinds[("OverwatchDecision", "fire")] > 0 and kinds[("OverwatchDecision", "hold")] == 0
     # Placements, facings and reinforcements all came up and were answered with their own verbs.
-    assert kinds[("lurk", "lurk")] > 0 and kinds[("face", "face")] > 0
-    assert sum(v for (k, verb), v in kinds.items() if k == "parry") > 0
+    assert kinds[("LurkDecision", "lurk")] > 0 and kinds[("FaceDecision", "face")] > 0
+    assert sum(v for (k, verb), v in kinds.items() if k == "ParryDecision") > 0
     # The Marines did set overwatch and spent command points in the Genestealer turn.
     assert kinds[("phase", "overwatch")] > 0
-    assert sum(v for (k, verb), v in kinds.items() if k == "react" and verb != "pass") > 0
+    assert sum(v for (k, verb), v in kinds.items() if k == "ReactionDecision" and verb != "pass") > 0
 
 
 def test_parry_guard_and_psi_rules() -> None:

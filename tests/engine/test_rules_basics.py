@@ -7,6 +7,7 @@ import pytest
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.actions import PASS, Action, PassAction, parse_action
+from engine.rules.decisions import LurkDecision, SetupDecision
 from engine.rules.game import Game, IllegalActionError
 from engine.rules.options import DEFAULTS, resolve_options
 from engine.rules.testing import build_mission, play, scenario, where
@@ -194,7 +195,7 @@ def test_lurking_cap_and_six_square_rule() -> None:
     s.apply("cp keep") if s.current_player() == "marines" and s.stack else None
     s.apply("pass")
     placed = 0
-    while s.current_player() == "genestealers" and s.stack and s.stack[-1][0] == "lurk":
+    while s.current_player() == "genestealers" and isinstance(s.decision(), LurkDecision):
         acts = [str(a) for a in s.legal_actions()]
         if placed >= 3:
             assert acts == ["lurk E"]  # three already lurk at W
@@ -248,7 +249,7 @@ def test_pitfall_players_setup_is_a_decision_per_counter() -> None:
     players = []
     zones = set()
     b = game.board
-    while s.stack and s.stack[-1][0] == "setup":
+    while isinstance(s.decision(), SetupDecision):
         players.append(s.current_player())
         acts = s.legal_actions()
         for a in acts:

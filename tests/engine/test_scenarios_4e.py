@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.rules.decisions import ParryDecision, TurnToFaceDecision
 from engine.rules.testing import play, scenario, where
 
 CORRIDOR = ["##########", "#aaaaaaaa#", "##########"]
@@ -104,6 +105,7 @@ def test_flank_attack_marine_wins_may_turn_to_face() -> None:
     play(s, "assault g1 m1")
     assert "g1" in s.p and "m1" in s.p
     assert s.current_player() == "marines"
+    assert s.decision() == TurnToFaceDecision("m1", 2, "marines")
     assert [str(a) for a in s.legal_actions()] == ["face m1 S", "pass"]
     play(s, "face m1 S")
     assert s.p["m1"].facing == 2
@@ -118,9 +120,13 @@ def test_parry_forces_reroll_of_chosen_die() -> None:
         dice=[4, 6, 2, 1, 1],
     )
     play(s, "assault g1 sgt")
+    pending = s.decision()
+    assert isinstance(pending, ParryDecision) and pending.player == "marines"
+    assert (pending.attacker, pending.defender, pending.through) == ("g1", "sgt", False)
+    assert pending.roll.stealer_dice == (6, 2, 1) and pending.roll.marine_dice == (4,)
     assert "parry 0" in [str(a) for a in s.legal_actions()]
     play(s, "parry 0")  # the 6 becomes a 1: sergeant 4+1 = 5 beats 2 and kills (he faces it)
-    assert "g1" not in s.p and "sgt" in s.p
+    assert "g1" not in s.p and "sgt" in s.p and s.decision() is None
 
 
 def test_door_opened_reveals_blip_marine_places_second() -> None:
