@@ -291,7 +291,9 @@ class MarinePlayer:
         pid = pc.id
         # Of a Marine's own actions only his shots and flamer shots are read whole, and only when they may matter;
         # the rest is asked one action at a time.
-        ap = pc.ap + sq.cp_now if pc.st != 2 else sq.cp_now
+        # What he may spend: the rules' budget with the command points the squad spends now (none of them when it
+        # keeps them for the Genestealer turn); only CP once his activation is over or the activations are used up.
+        ap = st.ap_budget(pc, cp=sq.cp_now)
         if ap <= 0 and not pc.free:
             return None
         if pc.prone:
@@ -439,7 +441,7 @@ class MarinePlayer:
             back_ok = True  # shuffle backwards, still facing the threat
         if not self.novice and idx + 1 < len(order):
             fol = order[idx + 1]
-            exp = fol.ap if fol.st == 0 else 0
+            exp = sit.state.ap_budget(fol, cp=0) if fol.st == 0 else 0  # (his AP, if he may still activate)
             allowed = D[fol.sq] - exp - (w.gap + 1) - (4 if hurry else 0)
         here = D[s]
         if here >= INF:

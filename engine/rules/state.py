@@ -138,9 +138,8 @@ class GameState:
     def decision(self) -> Decision | None:
         """The decision waiting for an answer (decisions.py), or None in an action phase or once the game is over."""
         stack = self.k.stack
-        top = stack[-1] if stack else None
-        assert top is None or isinstance(top, Decision)  # (steps run before any question is asked)
-        return top
+        # (only a decision waits on top between two applies: the steps have run)
+        return stack[-1] if stack else None  # type: ignore[return-value]
 
     def is_terminal(self) -> bool:
         return self.k.result is not None
@@ -187,7 +186,9 @@ class GameState:
         """
         k = self.k
         if k.result is None and not k.stack:
-            sc = k.scope()
+            sc = k._scope
+            if sc.version != k.version:
+                sc = k.scope()
             own = sc.own.get(pid)
             if verb is None:
                 if own is None:
