@@ -473,8 +473,3 @@ def facing_toward(b: Board, s: int, t: int, prefer: int = -1) -> int:
         if v > score:
             best, score = f, v
     return best
-
-
-def step_dir(d: int) -> tuple[int, int]:
-    """(dx, dy) of direction index d (N NE E SE S SW W NW)."""
-    return DIR_VEC[d]

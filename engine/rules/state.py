@@ -395,10 +395,6 @@ class GameState:
         return self.k.used
 
     @property
-    def result_(self) -> GameResult | None:
-        return self.k.result
-
-    @property
     def version(self) -> int:
         """Moves with every decision applied (and with touch()): answers about a state belong to one version."""
         return self.k.version
