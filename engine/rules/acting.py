@@ -86,15 +86,16 @@ class Acting:
                 if pid in k.p:
                     stealer = pc
         # What follows the action, queued under the frames the action itself pushed (they resolve first; a psi
-        # power's above them): involuntary conversions, then the CP reaction, then overwatch.
+        # power's above them): involuntary conversions; after a Genestealer's action, the sustained fire it ends
+        # ([4e] at once: before the CP reaction), then the CP reaction, then overwatch.
         hooks = _CONV_ONLY
         if stealer is not None and k.phase == "stealers":
             if stealer.kind == "stealer" and stealer.sq >= 0:
                 sid = stealer.id
                 own = _STEALER_HOOKS.get(sid)
-                if own is None:
+                if own is None:  # (the stack's top last)
                     own = _STEALER_HOOKS[sid] = (
-                        SustainedCheck(sid), OverwatchCheck(sid), ReactionCheck(sid), CONVERSION_CHECK,
+                        OverwatchCheck(sid), ReactionCheck(sid), SustainedCheck(sid), CONVERSION_CHECK,
                     )
                 hooks = own
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.rules.decisions import ParryDecision, TurnToFaceDecision
+from engine.rules.decisions import ParryDecision, ReactionDecision, TurnToFaceDecision
 from engine.rules.testing import play, scenario, where
 
 CORRIDOR = ["##########", "#aaaaaaaa#", "##########"]
@@ -274,6 +274,27 @@ def test_sustained_fire_lost_when_another_stealer_acts() -> None:
     assert s.p["m1"].sus == "g1"
     play(s, "end", "turn g2 N", "hold m1")  # another Genestealer acts: the bonus on g1 is lost
     assert s.p["m1"].sus == ""
+
+
+def test_sustained_fire_lost_before_a_reaction_shot_when_another_stealer_acts() -> None:
+    """4e Tir soutenu: the bonus is lost when a Genestealer other than the target acts; a CP reaction to that
+    action, shooting the old target, has no bonus."""
+    rows = ["##########", "#aaaaaaaa#", "#aaaaaaaa#", "##########"]
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E")],
+        stealers=[("g1", 8, 1, "W"), ("g2", 8, 2, "W")],
+        phase="stealers",
+        cp=2,
+        dice=[1, 2, 5, 5],
+    )
+    s.p["m1"].ow = True
+    play(s, "move g1 W", "pass", "fire m1")  # no reaction; the overwatch shot misses (1, 2): sustained on g1
+    assert s.p["m1"].sus == "g1"
+    play(s, "end", "turn g2 N")  # another Genestealer acts in his sight: a CP reaction is offered
+    assert isinstance(s.decision(), ReactionDecision) and s.p["m1"].sus == ""
+    play(s, "shoot m1 g1")  # 5, 5: a miss without the bonus
+    assert "g1" in s.p and s.log[-1].effects == "reaction; 1 CP; m1 shoots g1: miss"
 
 
 def test_overwatch_may_shoot_a_door_closing_in_los() -> None:
