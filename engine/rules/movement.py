@@ -91,10 +91,19 @@ class Movement:
         for did, t in b.doors_near(pc.sq, -1 if pc.kind == "blip" else pc.facing):
             state = k.door_state[did]
             if state == "closed":
-                if t not in k.flames and b.door_kind[did] == "door":
+                if b.door_kind[did] == "door" and not self.flames_hold(t):
                     out.append(act("open", pc.id, did))
             elif state == "open" and t not in k.occ and t not in k.obj_at and t not in k.flames:
                 out.append(act("close", pc.id, did))
+
+    def flames_hold(self, t: int) -> bool:
+        """The closed door on square t borders flames: [4e] it cannot be opened (from either side) until they are
+        removed (they stop at the door, which is not flamed itself)."""
+        flames = self.k.flames
+        if not flames:
+            return False
+        nb = self.game.board.nbr[t]
+        return t in flames or nb[0] in flames or nb[2] in flames or nb[4] in flames or nb[6] in flames
 
     def hole_moves(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Genestealer's or blip's climb (ladder, or up a pitfall from below) and jump down a hole."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.rules.actions import act
 from engine.rules.decisions import ParryDecision, ReactionDecision, TurnToFaceDecision
 from engine.rules.testing import play, scenario, where
 
@@ -194,6 +195,25 @@ def test_flamer_section_and_markers() -> None:
     play(s, "move m1 E")
     assert "m1" in s.p and s.log[-1].dice == (1,)
     assert "open m1 D1" not in [str(a) for a in s.legal_actions()]
+
+
+def test_closed_door_of_a_flamed_section_stays_shut_until_the_flames_go() -> None:
+    """4e Lance-flammes lourd et portes: the squares beyond a flamed section's closed door are not affected, but "la
+    porte ne peut pas être ouverte tant que le pion flammes n'a pas été retiré" (from either side)."""
+    rows = ["##########", "#c.aaaDbb#", "##########"]
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E", "marine", "heavy_flamer"), ("m2", 7, 1, "W")],
+        doors=[("D1", 6, 1)],
+        dice=[3],
+    )
+    play(s, "flame m1 upper:3,1")  # section a (x 3-5) burns; nobody in it
+    b = s.game.board
+    assert sorted(s.flames) == [b.sq_of("upper", x, 1) for x in (3, 4, 5)]
+    assert "open m2 D1" not in [str(a) for a in s.legal_actions()]
+    assert not s.is_legal(act("open", "m2", "D1"))
+    play(s, "pass", "pass")  # the Genestealer turn, then the end phase: the flames are removed (CP drawn: 3)
+    assert not s.flames and "open m2 D1" in [str(a) for a in s.legal_actions()]
 
 
 def test_classic_marine_sees_blips_to_the_side_but_fires_only_ahead() -> None:
