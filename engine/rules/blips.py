@@ -165,7 +165,7 @@ class Blips:
         n = blip.value
         k.note(f"{blip.id} reveals {n} ({'voluntary' if voluntary else 'involuntary'})")
         may_act = not blip.acted and k.phase == "stealers"
-        sq, entry = blip.sq, blip.entry
+        sq, entry, held = blip.sq, blip.entry, blip.lock
         k.used.append(n)
         k.remove(blip)
         if sq >= 0 and sq in k.flames:
@@ -173,9 +173,9 @@ class Blips:
             return
         if self.game.mission.genestealers.alpha and not k.alpha_used and n == 3:
             # [4e] once per game a revealed "3" may be the Alpha instead: the Genestealer player decides.
-            k.stack.append(AlphaDecision(sq, entry, n, may_act, voluntary))
+            k.stack.append(AlphaDecision(sq, entry, n, may_act, voluntary, held))
             return
-        self.place_revealed(sq, entry, n, may_act, voluntary, False)
+        self.place_revealed(sq, entry, n, may_act, voluntary, False, held)
 
     def alpha_options(self, frame: AlphaDecision) -> list[Action]:
         return [act("alpha", "yes"), act("alpha", "no")]
@@ -184,9 +184,13 @@ class Blips:
         sq, entry, n, may_act, voluntary = frame.square, frame.entry, frame.value, frame.may_act, frame.voluntary
         if a.args[0] == "yes":
             self.k.note("the Genestealer Alpha")
-        self.place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes")
+        self.place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes", frame.held)
 
-    def place_revealed(self, sq: int, entry: str, n: int, may_act: bool, voluntary: bool, alpha: bool) -> None:
+    def place_revealed(
+        self, sq: int, entry: str, n: int, may_act: bool, voluntary: bool, alpha: bool, held: bool = False
+    ) -> None:
+        """Put the Genestealers of a blip revealed on square sq, or off the board at `entry` (sq < 0: they lurk
+        there, held back this turn when the blip was)."""
         b = self.game.board
         if alpha:
             n = 1
@@ -200,6 +204,7 @@ class Blips:
             for _ in range(n):
                 g = self.spawn(-1, entry, may_act, alpha)
                 g.facing = b.entry_facing[entry]
+                g.lock = held  # [4e] reinforcements held back by a Marine near the entry keep waiting
             return
         g = self.spawn(sq, "", may_act, alpha)
         player: Player = G if voluntary else M

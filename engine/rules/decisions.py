@@ -164,6 +164,7 @@ class AlphaDecision(Decision):
     value: int
     may_act: bool
     voluntary: bool
+    held: bool = False  # a lurking blip held back this turn (its Genestealers keep waiting)
     player: ClassVar[Player] = "genestealers"
     never_empty: ClassVar[bool] = True
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engine.rules.actions import act
 from engine.rules.decisions import ParryDecision, ReactionDecision, TurnToFaceDecision
 from engine.rules.testing import play, scenario, where
@@ -366,6 +368,32 @@ def test_voluntary_reveal_of_a_lurking_blip_keeps_them_lurking() -> None:
     assert len(lurking) == 2 and all(pc.sq < 0 and pc.entry == "E" for pc in lurking)
     play(s, f"enter {lurking[0].id}")
     assert where(s, lurking[0].id) == ("upper", 5, 1) and s.p[lurking[0].id].facing == 3
+
+
+@pytest.mark.parametrize("alpha", [False, True])
+def test_revealing_a_held_back_blip_does_not_end_the_wait(alpha: bool) -> None:
+    """4e Blips en attente: with a Marine within six squares of the entry at the start of the Genestealer phase,
+    "tout blip en renfort doit attendre jusqu'à la fin du tour"; revealed off the board, its Genestealers "sont
+    placées devant la zone d'entrée et peuvent entrer en jeu de la même façon qu'un blip": they wait too."""
+    rows = ["#######", "#aaaaa#", "#######"]
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "W")],
+        entry_areas=[("E", 5, 1, "E")],
+        blips=[("b1", -1, -1, 3, "E")],
+        phase="stealers",
+        dice=[3],
+    )
+    s.game.mission.genestealers.alpha = alpha
+    s.p["b1"].lock = True  # placed this turn with m1 four squares from the entry
+    s.touch()
+    assert not s.is_legal(act("enter", "b1"))
+    play(s, "reveal b1", *(["alpha yes"] if alpha else []))
+    lurking = [pc for pc in s.p.values() if pc.kind == "stealer"]
+    assert len(lurking) == (1 if alpha else 3) and all(pc.sq < 0 and pc.entry == "E" for pc in lurking)
+    assert not any(a.verb == "enter" for a in s.legal_actions())
+    play(s, "pass")  # the end phase: the wait is over (the next Marine turn draws its CP: 3)
+    assert s.turn == 2 and all(not pc.lock for pc in s.p.values())
 
 
 def test_cp_reaction_offered_after_each_involuntary_placement() -> None:
