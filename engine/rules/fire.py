@@ -135,7 +135,8 @@ class Fire:
         self.victory.kill(pc, None, "explosion")
         for t in b.section_squares(sq):
             tid = k.occ.get(t)
-            if tid is not None and self.k.dice.d6() >= 4:
+            # [4e] a die for every model and door of the section: blips are counters, not models.
+            if tid is not None and k.p[tid].kind != "blip" and k.dice.d6() >= 4:
                 self.victory.kill(k.p[tid], pc.id, "explosion")
             did = b.door_at.get(t)
             if did is not None and k.door_state[did] != "destroyed" and b.door_kind[did] == "door":

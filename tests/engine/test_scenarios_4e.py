@@ -354,6 +354,24 @@ def test_assault_cannon_explodes_after_reload_on_a_triple() -> None:
     assert "m1" not in s.p and "g1" not in s.p and "m2" in s.p
 
 
+def test_assault_cannon_explosion_spares_blips() -> None:
+    """4e Canon d'assaut: on an explosion "le joueur Space Marine doit lancer un dé pour chaque figurine ou porte
+    située dans la même section": models and doors, not blips (counters, not models)."""
+    rows = ["##########", "#aaaaabbb#", "##########"]
+    s = scenario(
+        rows,
+        marines=[("m1", 2, 1, "E", "marine", "assault_cannon")],
+        stealers=[("g1", 4, 1, "W")],
+        blips=[("b1", 1, 1, 2)],  # behind him, in his section
+        dice=[4, 4, 4, 6, 1],
+    )
+    s.p["m1"].reloaded = True
+    play(s, "shoot m1 g1")
+    # 4, 4, 4: a reloaded cannon explodes; one die for g1 (6: dies), none for the blip (the 1 is not rolled).
+    assert "m1" not in s.p and "g1" not in s.p and "b1" in s.p
+    assert s.log[-1].dice == (4, 4, 4, 6) and s.dice.remaining == 1
+
+
 def test_voluntary_reveal_of_a_lurking_blip_keeps_them_lurking() -> None:
     rows = ["#######", "#aaaaa#", "#######"]
     s = scenario(
