@@ -318,7 +318,8 @@ class MarinePlayer:
                 return a
         # "Threatened" (an enemy within the threat radius) is asked only where it decides something.
         p = st.p
-        targets = [a for a in sit.actions_of(pid, "shoot") if a.args[1] in p]  # at Genestealers, not doors
+        # His shots at Genestealers (not at doors): none to ask about while no Genestealer is on the board.
+        targets = [a for a in sit.actions_of(pid, "shoot") if a.args[1] in p] if sq.pic.stealer_squares else []
         if pc.jam and ap >= 1 and (targets or sq.tm.within(pc.sq, sq.radius)):
             return act("unjam", pid)
         if targets:

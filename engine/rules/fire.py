@@ -34,13 +34,14 @@ class Fire:
         if view_through is None:
             return []
         view, through = view_through
-        # He can see only squares of his walls-only view and, on other levels, those beyond a hole: the pieces and
-        # doors on them are the only ones to ask about (most of the time there are none).
-        occupied = view.keys() & k.occ.keys()
-        doors = view.keys() & k.closed.keys()
+        # He can see only squares of his walls-only view and, on other levels, those beyond a hole: the Genestealers
+        # and doors on them are the only ones to ask about (most of the time there are none).
+        occ, closed = k.occ.keys(), k.closed.keys()
+        occupied = view.keys() & occ
+        doors = view.keys() & closed
         if through:
-            occupied |= through & k.occ.keys()
-            doors |= through & k.closed.keys()
+            occupied |= through & occ
+            doors |= through & closed
         if not occupied and not doors:
             return []
         sees = self.sight.seer(pc)

@@ -74,6 +74,7 @@ class Kernel:
         "barriers",
         "blip_rev",
         "blip_squares",
+        "cap",
         "closed",
         "cp",
         "cp_start",
@@ -143,6 +144,7 @@ class Kernel:
     psi_used: bool
     active: str | None  # the piece whose activation is running
     activations: int  # fresh Marine activations this turn
+    cap: int | None  # marine_activation_cap: at most this many fresh Marine activations a turn
     turn: int
     phase: str  # setup | marines | stealers
     stack: list[Frame]  # pending decisions and steps (decisions.py), the next on top
@@ -211,6 +213,7 @@ class Kernel:
         self.psi_used = False
         self.active = None
         self.activations = 0
+        self.cap = game.opts.marine_activation_cap
         self.turn = 1
         self.phase = "setup"
         self.stack = []
@@ -251,6 +254,7 @@ class Kernel:
         k.setup_order, k.setup_placed = self.setup_order.copy(), self.setup_placed.copy()
         k.cp, k.cp_start, k.psi, k.psi_used = self.cp, self.cp_start, self.psi, self.psi_used
         k.active, k.activations, k.turn, k.phase = self.active, self.activations, self.turn, self.phase
+        k.cap = self.cap
         k.stack, k.result, k.fx = self.stack.copy(), self.result, self.fx.copy()
         k.pose_rev, k.blip_rev, k.vic_rev = self.pose_rev, self.blip_rev, self.vic_rev
         k.version, k.settled = self.version, self.settled
@@ -487,17 +491,17 @@ class Kernel:
         fresh activations this turn are used up (marine_activation_cap)."""
         if reaction or pc.st == 2:
             return True
-        cap = self.game.cap
+        cap = self.cap
         return pc.st == 0 and cap is not None and self.activations >= cap
 
-    def ap_budget(self, pc: Piece, reaction: bool = False, cp: int | None = None) -> int:
+    def ap_budget(self, pc: Piece, cp: int | None = None, reaction: bool = False) -> int:
         """What piece pc may spend now: a Marine his AP and the command points (`cp`: the player's share of them,
         by default all), or the command points alone (cp_only); a Genestealer or blip its AP until done."""
-        if pc.kind == "marine":
-            if cp is None:
-                cp = self.cp
-            return cp if self.cp_only(pc, reaction) else pc.ap + cp
-        return pc.ap if pc.st != 2 else 0
+        if pc.kind != "marine":
+            return pc.ap if pc.st != 2 else 0
+        if cp is None:
+            cp = self.cp
+        return cp if self.cp_only(pc, reaction) else pc.ap + cp
 
     def pay(self, pc: Piece, cost: int, reaction: bool) -> None:
         """Spend `cost` of piece pc's budget (its AP first, then CP), activating it if it was fresh."""

@@ -52,7 +52,7 @@ class Movement:
             steps = game.steps(s, pc.facing, kind)
         else:
             steps = game.steps_toward(s, pc.facing, kind, toward)
-        tab = game.move_table(pc.id)
+        tab = game._moves.get(pc.id) or game.move_table(pc.id)
         feat = k.feat
         rubble, pits = feat.rubble, feat.pit_down
         can_enter = self.can_enter

@@ -145,8 +145,11 @@ class Sight:
 
     def hidden_from_marines(self, t: int) -> bool:
         """A blip may stand on square t: no Marine sees it and none stands next to it."""
-        sc = self.k.scoped()
-        sight = self.current(sc)
+        k = self.k
+        sc: Scope | None = k._scope
+        if sc is not None and sc.version != k.version:  # (k.scoped(), inlined: the hottest question of the turn)
+            sc = None
+        sight = sc.sight if sc is not None and sc.sight is not None else self.current(sc)
         near = sight._near if sight._near is not None else sight.near(self.game.board.nbr)
         return t not in near and not self.seen_in(sight, sc, t)
 

@@ -57,6 +57,13 @@ class GameState:
     stack: list[Frame]
     deaths: list[Death]
     escaped: list[str]
+    feat: Features  # this game's holes, ladders, rubble and chutes
+    sees: Callable[[Piece, int], bool]
+    can_enter: Callable[[Piece, int], bool]
+    ap_budget: Callable[..., int]
+    step_cost: Callable[..., int | None]
+    turn_cost: Callable[[Piece, int], int]
+    free_square: Callable[[int], bool]
 
     def __init__(self, game: Game, dice: Dice, rng: random.Random | None = None, *, _kernel: Kernel | None = None):
         self.game = game
@@ -118,6 +125,14 @@ class GameState:
         self.p, self.occ, self.closed, self.door_state = k.p, k.occ, k.closed, k.door_state
         self.flames, self.barriers, self.obj_at, self.traffic = k.flames, k.barriers, k.obj_at, k.traffic
         self.stack, self.deaths, self.escaped = k.stack, k.deaths, k.escaped
+        self.feat = k.feat  # (changed only by the set-up: apply takes it again)
+        # The rule predicates the players ask, defined once in the kernel and the components:
+        self.sees = sight.sees  # Marine m has line of sight to square t now
+        self.can_enter = movement.can_enter  # piece pc may step onto square t (if it has the AP)
+        self.ap_budget = k.ap_budget  # what pc may spend: its AP and the CP (cp: at most that many of them)
+        self.step_cost = k.step_cost  # AP for pc to step toward direction d onto square t (None: not that way)
+        self.turn_cost = k.turn_cost  # AP for pc to turn to face f
+        self.free_square = k.free_square  # square t holds no piece, closed door or barrier
 
     def copy(self) -> GameState:
         """An independent copy (dice state included); cheap: pieces are copied, tables shared."""
@@ -294,6 +309,7 @@ class GameState:
             dice.clear()
         self._log_raw += 1
         k.version = k.settled = k.version + 1
+        self.feat = k.feat
         if options is not None:
             # The decision's options as _drain listed them: nothing has changed since, so they are this version's
             # legal actions (what _legal_list would list again for the player).
@@ -319,31 +335,7 @@ class GameState:
             run[type(top)](top)
         return None
 
-    # -- the rule predicates, for players -----------------------------------------------------------------------
-    def sees(self, m: Piece, t: int) -> bool:
-        """Marine m has line of sight to square t now."""
-        return self.sight.sees(m, t)
-
-    def can_enter(self, pc: Piece, t: int) -> bool:
-        """Piece pc may step onto square t (if it has the AP)."""
-        return self.movement.can_enter(pc, t)
-
-    def ap_budget(self, pc: Piece, cp: int | None = None) -> int:
-        """What piece pc may spend in its own phase: AP and command points (`cp`: at most that many of them)."""
-        return self.k.ap_budget(pc, False, cp)
-
-    def step_cost(self, pc: Piece, d: int, t: int, facing: int | None = None) -> int | None:
-        """AP for piece pc to step toward direction d onto square t (facing `facing`); None: not that way."""
-        return self.k.step_cost(pc, d, t, facing)
-
-    def turn_cost(self, pc: Piece, f: int) -> int:
-        """AP for piece pc to turn to face f."""
-        return self.k.turn_cost(pc, f)
-
-    def free_square(self, t: int) -> bool:
-        """Square t holds no piece, closed door or barrier."""
-        return self.k.free_square(t)
-
+    # -- the rule predicates, for players: sees, can_enter, ap_budget, step_cost, turn_cost, free_square (_wire) --
     def marine_poses(self) -> tuple[tuple[str, int, int, bool], ...]:
         """(id, square, facing, prone) of each Marine on the board, in squad order: the same tuple object while
         none of them changed (the rules' own record), so a player can key a memo on it cheaply."""
@@ -357,10 +349,6 @@ class GameState:
     @dice.setter
     def dice(self, dice: Dice) -> None:
         self.k.dice = dice
-
-    @property
-    def feat(self) -> Features:
-        return self.k.feat
 
     @property
     def turn(self) -> int:
