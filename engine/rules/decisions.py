@@ -60,31 +60,30 @@ class ConversionCheck(Step):
 
 
 @dataclass(frozen=True, slots=True)
-class AfterPlacement(Step):
+class GenestealerStep(Step):
+    """A step about one Genestealer (that acted, or was placed)."""
+
+    genestealer: str
+
+
+@dataclass(frozen=True, slots=True)
+class AfterPlacement(GenestealerStep):
     """A Genestealer placed in the Genestealer turn counts as an action: overwatch and CP reactions follow."""
 
-    genestealer: str
-
 
 @dataclass(frozen=True, slots=True)
-class SustainedCheck(Step):
+class SustainedCheck(GenestealerStep):
     """A Genestealer acted: the Marines' sustained fire at another target, or out of sight, is lost."""
 
-    genestealer: str
-
 
 @dataclass(frozen=True, slots=True)
-class OverwatchCheck(Step):
+class OverwatchCheck(GenestealerStep):
     """A Genestealer acted: the Marines on overwatch who see it within range may fire."""
 
-    genestealer: str
-
 
 @dataclass(frozen=True, slots=True)
-class ReactionCheck(Step):
+class ReactionCheck(GenestealerStep):
     """A Genestealer acted in a Marine's sight: with command points left, the Marines may react."""
-
-    genestealer: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,39 +269,30 @@ class DoorOverwatchDecision(Decision):
 
 
 @dataclass(frozen=True, slots=True)
-class ParryDecision(Decision):
+class AssaultDecision(Decision):
+    """A Marine's choice on a close assault's roll (his side answers)."""
+
+    attacker: str
+    defender: str
+    roll: AssaultRoll
+    through: bool
+    player: ClassVar[Player] = "marines"
+    never_empty: ClassVar[bool] = True
+
+
+@dataclass(frozen=True, slots=True)
+class ParryDecision(AssaultDecision):
     """Power sword: force the Genestealer to re-roll one die (`parry N`) or `pass`."""
 
-    attacker: str
-    defender: str
-    roll: AssaultRoll
-    through: bool
-    player: ClassVar[Player] = "marines"
-    never_empty: ClassVar[bool] = True
-
 
 @dataclass(frozen=True, slots=True)
-class GuardDecision(Decision):
+class GuardDecision(AssaultDecision):
     """Guard: re-roll one of the Marine's dice (`guardroll N`) or `pass`."""
 
-    attacker: str
-    defender: str
-    roll: AssaultRoll
-    through: bool
-    player: ClassVar[Player] = "marines"
-    never_empty: ClassVar[bool] = True
-
 
 @dataclass(frozen=True, slots=True)
-class PsiDecision(Decision):
+class PsiDecision(AssaultDecision):
     """Force axe: spend psi points on the Archivist's score (`psipoints N`) or `pass`."""
-
-    attacker: str
-    defender: str
-    roll: AssaultRoll
-    through: bool
-    player: ClassVar[Player] = "marines"
-    never_empty: ClassVar[bool] = True
 
 
 CONVERSION_CHECK = ConversionCheck()  # (immutable: one will do)

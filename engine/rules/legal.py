@@ -77,10 +77,7 @@ class Legal:
             if pc.kind == "marine" and pc.sq >= 0:
                 self.marine_actions(pc, k.ap_budget(pc), out, True, only, d)
         elif pc.kind != "marine" and pc.st != 2:
-            if pc.kind == "stealer":
-                self.stealer_actions(pc, out, only, d)
-            else:
-                self.blip_actions(pc, out, only, d)
+            self.genestealer_actions(pc, out, only, d)
 
     def marine_actions(
         self, pc: Piece, budget: int, out: list[Action], in_turn: bool, only: str | None = None, d: int = -1
@@ -96,56 +93,45 @@ class Legal:
             if budget >= 2 and (only is None or only == "stand"):
                 out.extend(act("stand", pc.id, fname) for fname in FACE_NAMES)
             return
+        if in_turn:
+            self.on_board(pc, budget, out, only, d, self.marine_parts, self.marine_part_of, True)
+        else:
+            self.on_board(pc, budget, out, only, d, self.marine_reaction_parts, self.marine_reaction_part_of, True)
+
+    def genestealer_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
+        """A Genestealer's or blip's actions (a blip may reveal instead of acting, whatever its AP)."""
+        blip = pc.kind == "blip"
+        if blip and (only is None or only == "reveal") and not pc.acted:
+            out.append(self.game.order_table(pc.id)["reveal"])
+        budget = self.k.ap_budget(pc)
+        if budget <= 0:
+            return
+        if pc.sq < 0:
+            if only is None or only == "enter":
+                self.enter(pc, out)
+        elif blip:
+            self.on_board(pc, budget, out, only, d, self.blip_parts, self.blip_part_of, False)
+        else:
+            self.on_board(pc, budget, out, only, d, self.stealer_parts, self.stealer_part_of, True)
+
+    def on_board(
+        self, pc: Piece, budget: int, out: list[Action], only: str | None, d: int, parts: tuple[Part, ...],
+        part_of: dict[str, Part], fire_holds: bool,
+    ) -> None:
+        """Past a piece's gates: its steps, then (unless a lasting fire holds it [AE-F]: fire_holds, models only)
+        its parts in order; for one verb, the part that lists it (a move: the step toward d)."""
+        if only == "move":
+            self.movement.steps(pc, budget, out, d)
+            return
         if only is None:
             self.movement.steps(pc, budget, out, -1)
-            if self.k.may_act_in_fire(pc):
-                for each in self.marine_parts if in_turn else self.marine_reaction_parts:
+            if not fire_holds or self.k.may_act_in_fire(pc):
+                for each in parts:
                     each(pc, budget, out)
-        elif only == "move":
-            self.movement.steps(pc, budget, out, d)
-        else:
-            part = (self.marine_part_of if in_turn else self.marine_reaction_part_of).get(only)
-            if part is not None and self.k.may_act_in_fire(pc):
-                part(pc, budget, out)
-
-    def stealer_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
-        budget = self.k.ap_budget(pc)
-        if budget <= 0:
             return
-        if pc.sq < 0:
-            if only is None or only == "enter":
-                self.enter(pc, out)
-        elif only is None:
-            self.movement.steps(pc, budget, out, -1)
-            if self.k.may_act_in_fire(pc):
-                for each in self.stealer_parts:
-                    each(pc, budget, out)
-        elif only == "move":
-            self.movement.steps(pc, budget, out, d)
-        else:
-            part = self.stealer_part_of.get(only)
-            if part is not None and self.k.may_act_in_fire(pc):
-                part(pc, budget, out)
-
-    def blip_actions(self, pc: Piece, out: list[Action], only: str | None = None, d: int = -1) -> None:
-        if (only is None or only == "reveal") and not pc.acted:
-            out.append(self.game.order_table(pc.id)["reveal"])  # instead of acting, whatever the AP
-        budget = self.k.ap_budget(pc)
-        if budget <= 0:
-            return
-        if pc.sq < 0:
-            if only is None or only == "enter":
-                self.enter(pc, out)
-        elif only is None:
-            self.movement.steps(pc, budget, out, -1)
-            for each in self.blip_parts:
-                each(pc, budget, out)
-        elif only == "move":
-            self.movement.steps(pc, budget, out, d)
-        else:
-            part = self.blip_part_of.get(only)
-            if part is not None:
-                part(pc, budget, out)
+        part = part_of.get(only)
+        if part is not None and (not fire_holds or self.k.may_act_in_fire(pc)):
+            part(pc, budget, out)
 
     # -- the parts ------------------------------------------------------------------------------------------
     def enter(self, pc: Piece, out: list[Action]) -> None:
@@ -203,14 +189,19 @@ class Legal:
             below_id = occ.get(feat.ladder[s])
             if below_id is not None and p[below_id].kind == "stealer":
                 out.append(act("assault", pid, below_id))
+        self.front_blows(pc, "stealer", out)
+
+    def front_blows(self, pc: Piece, enemy: str, out: list[Action]) -> None:
+        """Assaults on the square in front: the enemy model (kind `enemy`) on it, then a closed door on it."""
+        k = self.k
         t = k.front(pc)
         if t >= 0:
-            front_id = occ.get(t)
-            if front_id is not None and p[front_id].kind == "stealer":
-                out.append(act("assault", pid, front_id))
+            tid = k.occ.get(t)
+            if tid is not None and k.p[tid].kind == enemy:
+                out.append(act("assault", pc.id, tid))
             did = k.closed.get(t)
             if did is not None and self.game.board.door_kind[did] == "door":
-                out.append(act("assault", pid, did))
+                out.append(act("assault", pc.id, did))
 
     def marine_exit(self, pc: Piece, budget: int, out: list[Action]) -> None:
         if budget >= 1 and pc.sq in self.game.board.exit_at:
@@ -249,17 +240,10 @@ class Legal:
 
     def stealer_blows(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """Assaults of a Genestealer on the board: the Marine or door in front, Marines through a hole."""
+        self.front_blows(pc, "marine", out)
         k = self.k
         pid = pc.id
         occ, p = k.occ, k.p
-        t = k.front(pc)
-        if t >= 0:
-            tid = occ.get(t)
-            if tid is not None and p[tid].kind == "marine":
-                out.append(act("assault", pid, tid))
-            did = k.closed.get(t)
-            if did is not None and self.game.board.door_kind[did] == "door":
-                out.append(act("assault", pid, did))
         for other in k.feat.through(pc.sq):
             tid = occ.get(other)
             if tid is not None and p[tid].kind == "marine":

@@ -282,16 +282,23 @@ def test_ae_fire_units_may_only_step_out() -> None:
     assert [str(a) for a in s.legal_actions() if a.actor == "m1"] == []
 
 
-def test_sustained_fire_lost_when_another_stealer_acts() -> None:
+def _two_stealers_in_sight(cp: int) -> Any:
+    """A Genestealer turn: Marine m1 on overwatch, g1 and g2 in his sight; dice 1, 2, 5, 5."""
     rows = ["##########", "#aaaaaaaa#", "#aaaaaaaa#", "##########"]
     s = scenario(
         rows,
         marines=[("m1", 1, 1, "E")],
         stealers=[("g1", 8, 1, "W"), ("g2", 8, 2, "W")],
         phase="stealers",
+        cp=cp,
         dice=[1, 2, 5, 5],
     )
     s.p["m1"].ow = True
+    return s
+
+
+def test_sustained_fire_lost_when_another_stealer_acts() -> None:
+    s = _two_stealers_in_sight(0)
     play(s, "move g1 W", "fire m1")
     assert s.p["m1"].sus == "g1"
     play(s, "end", "turn g2 N", "hold m1")  # another Genestealer acts: the bonus on g1 is lost
@@ -301,16 +308,7 @@ def test_sustained_fire_lost_when_another_stealer_acts() -> None:
 def test_sustained_fire_lost_before_a_reaction_shot_when_another_stealer_acts() -> None:
     """4e Tir soutenu: the bonus is lost when a Genestealer other than the target acts; a CP reaction to that
     action, shooting the old target, has no bonus."""
-    rows = ["##########", "#aaaaaaaa#", "#aaaaaaaa#", "##########"]
-    s = scenario(
-        rows,
-        marines=[("m1", 1, 1, "E")],
-        stealers=[("g1", 8, 1, "W"), ("g2", 8, 2, "W")],
-        phase="stealers",
-        cp=2,
-        dice=[1, 2, 5, 5],
-    )
-    s.p["m1"].ow = True
+    s = _two_stealers_in_sight(2)
     play(s, "move g1 W", "pass", "fire m1")  # no reaction; the overwatch shot misses (1, 2): sustained on g1
     assert s.p["m1"].sus == "g1"
     play(s, "end", "turn g2 N")  # another Genestealer acts in his sight: a CP reaction is offered
@@ -372,15 +370,21 @@ def test_assault_cannon_explosion_spares_blips() -> None:
     assert s.log[-1].dice == (4, 4, 4, 6) and s.dice.remaining == 1
 
 
-def test_voluntary_reveal_of_a_lurking_blip_keeps_them_lurking() -> None:
+def _lurking_blip(value: int, dice: tuple[int, ...] = ()) -> Any:
+    """A Genestealer turn with blip b1 (worth `value`) lurking at entry E, four squares from Marine m1."""
     rows = ["#######", "#aaaaa#", "#######"]
-    s = scenario(
+    return scenario(
         rows,
         marines=[("m1", 1, 1, "W")],
         entry_areas=[("E", 5, 1, "E")],
-        blips=[("b1", -1, -1, 2, "E")],
+        blips=[("b1", -1, -1, value, "E")],
         phase="stealers",
+        dice=dice,
     )
+
+
+def test_voluntary_reveal_of_a_lurking_blip_keeps_them_lurking() -> None:
+    s = _lurking_blip(2)
     play(s, "reveal b1")
     lurking = [pc for pc in s.p.values() if pc.kind == "stealer"]
     assert len(lurking) == 2 and all(pc.sq < 0 and pc.entry == "E" for pc in lurking)
@@ -393,15 +397,7 @@ def test_revealing_a_held_back_blip_does_not_end_the_wait(alpha: bool) -> None:
     """4e Blips en attente: with a Marine within six squares of the entry at the start of the Genestealer phase,
     "tout blip en renfort doit attendre jusqu'à la fin du tour"; revealed off the board, its Genestealers "sont
     placées devant la zone d'entrée et peuvent entrer en jeu de la même façon qu'un blip": they wait too."""
-    rows = ["#######", "#aaaaa#", "#######"]
-    s = scenario(
-        rows,
-        marines=[("m1", 1, 1, "W")],
-        entry_areas=[("E", 5, 1, "E")],
-        blips=[("b1", -1, -1, 3, "E")],
-        phase="stealers",
-        dice=[3],
-    )
+    s = _lurking_blip(3, dice=(3,))
     s.game.mission.genestealers.alpha = alpha
     s.p["b1"].lock = True  # placed this turn with m1 four squares from the entry
     s.touch()
