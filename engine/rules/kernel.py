@@ -14,6 +14,8 @@ alone move the change counters, and every cache of the rules lives here, keyed o
   repeated until it moves.
 - `version` counts decisions (GameState.apply moves it); the per-decision memo (`scope()`: sight answers, legal
   lists) belongs to one version. A version that no apply made (`settled`) means hand edits: `forget()`.
+- `sustained` is False only while no Marine has a sustained-fire target (`set_sustained` sets it): a blip's
+  action then has none to clear.
 
 The rule predicates that read only the position are defined here once (`free_square`, `diag_ok`, `step_cost`,
 `turn_cost`, `may_act_in_fire`, `ap_budget`) and used by the legal-move generators, apply and the players alike.
@@ -25,6 +27,7 @@ import random
 from typing import TYPE_CHECKING, Final, Literal
 
 from engine.rules.board import DIR_VEC, FACE_INDEX, FACE_VEC
+from engine.rules.features import draw_features
 from engine.rules.pieces import Piece
 
 if TYPE_CHECKING:
@@ -166,8 +169,6 @@ class Kernel:
         """The position at the start of a game: the squad deployed, doors and objects as the mission sets them;
         this game's features, blip pile and (players' set-up) counter order drawn from rng, in that order; every
         die of the game rolled with `dice`."""
-        from engine.rules.features import draw_features  # (features.py reads the kernel's types)
-
         b = game.board
         mission = game.mission
         players_setup = mission.random_setup is not None and game.opts.random_setup == "players"

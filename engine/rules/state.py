@@ -65,11 +65,9 @@ class GameState:
     turn_cost: Callable[[Piece, int], int]
     free_square: Callable[[int], bool]
 
-    def __init__(self, game: Game, dice: Dice, rng: random.Random | None = None, *, _kernel: Kernel | None = None):
+    def __init__(self, game: Game, dice: Dice, rng: random.Random | None = None) -> None:
+        """A new game rolling `dice`; its set-up (features, blip pile) drawn from `rng` (by default the dice's)."""
         self.game = game
-        if _kernel is not None:  # copy()
-            self._wire(_kernel)
-            return
         self._wire(Kernel(game, dice, rng if rng is not None else dice.rng))
         # The event log (the `log` property): apply appends (turn, player, action, dice, effects) tuples, made into
         # Events when the log is read; _log_raw counts the tuples not made yet (always the latest entries).
@@ -136,7 +134,9 @@ class GameState:
 
     def copy(self) -> GameState:
         """An independent copy (dice state included); cheap: pieces are copied, tables shared."""
-        s = GameState(self.game, self.k.dice, _kernel=self.k.copy())
+        s: GameState = object.__new__(GameState)
+        s.game = self.game
+        s._wire(self.k.copy())
         s._log = self._log.copy()
         s._log_raw = self._log_raw
         return s
