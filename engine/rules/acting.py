@@ -58,40 +58,41 @@ class Acting:
     def piece_action(self, a: Action, reaction: bool) -> None:
         """Apply a piece action (or a psi power), then queue what follows it."""
         k = self.k
-        pid = a.args[0] if a.args else ""
         verb = a.verb
-        stealer: Piece | None = None
-        base: int | None = None
         if verb == "psi":
             self.psychic.use(a)
-        else:
-            pc = k.p[pid]
-            marine = pc.kind == "marine"
-            if marine:
-                if verb != "shoot":
-                    pc.sus = ""
-                if pc.ow and verb != "unjam" and verb != "overwatch":
-                    pc.ow = False
-                if pc.guard and verb != "guard":
-                    pc.guard = False
-            base = len(k.stack)
-            self.acts[verb](pc, a, reaction)
-            kind = pc.kind
-            if kind == "marine":
-                if reaction or (verb != "move" and verb != "turn"):
-                    pc.free = False
-            else:
-                if kind == "stealer" and verb != "turn":
-                    pc.free = False
-                if pid in k.p:
-                    stealer = pc
-        # What follows the action, queued under the frames the action itself pushed (they resolve first; a psi
-        # power's above them): involuntary conversions; after a Genestealer's action, the sustained fire it ends
-        # ([4e] at once: before the CP reaction), then the CP reaction, then overwatch.
+            self.follow_up(None, None)
+            return
+        pc = k.p[a.args[0]]
+        if pc.kind == "marine":
+            # What lasts only until the Marine does something else: sustained fire, overwatch, guard.
+            if verb != "shoot":
+                pc.sus = ""
+            if pc.ow and verb != "unjam" and verb != "overwatch":
+                pc.ow = False
+            if pc.guard and verb != "guard":
+                pc.guard = False
+        base = len(k.stack)
+        self.acts[verb](pc, a, reaction)
+        # A free shot is earned by a move or turn in the Marine's own action; a [2e] free quarter turn, by a paid one.
+        if pc.kind == "marine":
+            if reaction or (verb != "move" and verb != "turn"):
+                pc.free = False
+            self.follow_up(None, base)
+            return
+        if pc.kind == "stealer" and verb != "turn":
+            pc.free = False
+        self.follow_up(pc if pc.id in k.p else None, base)
+
+    def follow_up(self, acted: Piece | None, base: int | None) -> None:
+        """Queue what follows an action, under the frames the action itself pushed (above `base`: they resolve
+        first; a psi power's none): involuntary conversions; after a Genestealer's action (`acted`), the sustained
+        fire it ends ([4e] at once: before the CP reaction), then the CP reaction, then overwatch."""
+        k = self.k
         hooks = _CONV_ONLY
-        if stealer is not None and k.phase == "stealers":
-            if stealer.kind == "stealer" and stealer.sq >= 0:
-                sid = stealer.id
+        if acted is not None and k.phase == "stealers":
+            if acted.kind == "stealer" and acted.sq >= 0:
+                sid = acted.id
                 own = _STEALER_HOOKS.get(sid)
                 if own is None:  # (the stack's top last)
                     own = _STEALER_HOOKS[sid] = (
@@ -112,7 +113,7 @@ class Acting:
                 stack.extend(hooks)
             else:
                 stack[base:base] = hooks
-        if k.vic_rev != k.vic_clean:  # else _check_victory would return at once (victory.py)
+        if k.vic_rev != k.vic_clean:  # else Victory.check would return at once
             self.victory.check()
         if conv_now and k.result is None:
             self.blips.run_conv(CONVERSION_CHECK)

@@ -3,7 +3,7 @@ and at the end phase."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.rules.board import Board
@@ -73,72 +73,86 @@ class Victory:
             k.note(f"game over: {winner} ({reason})")
 
     def check(self, end_phase: bool = False) -> None:
+        """Finish the game if a mission condition (or the loss of every Marine) decides it."""
         k = self.k
         if k.result is not None:
             return
         rev = k.vic_rev
         if rev == k.vic_clean and not end_phase:
             # Outside the end phase the conditions read only the Marines in p, escapes, objects carried (by whom,
-            # where, to which exit) and sections flamed; each change to those moves the kernel's vic_rev, and none moved
-            # since a check that found no winner.
+            # where, to which exit) and sections flamed; each change to those moves the kernel's vic_rev, and none
+            # moved since a check that found no winner.
             return
-        p = k.p
         # Marines only ever come from the mission's squad: the ones still in p are the Marines "on board".
-        on_board = False
-        for mid in self.game.marine_ids:
-            pc = p.get(mid)
-            if pc is not None and pc.kind == "marine":
-                on_board = True
-                break
+        p = k.p
+        on_board = any((pc := p.get(mid)) is not None and pc.kind == "marine" for mid in self.game.marine_ids)
         for kind, cond, arg in self.game.victory_plan:
-            if kind == "escape":
-                via, win_at, draw_at = arg
-                n = sum(1 for v in k.escaped_via.values() if v in via) if k.escaped_via else 0
-                if n >= win_at:
-                    self.finish(M, f"{n} Marines escaped")
-                    return
-                if not on_board:
-                    if draw_at is not None and n >= draw_at:
-                        self.finish("draw", f"{n} Marine escaped")
-                    else:
-                        self.finish(G, f"only {n} Marines escaped")
-                    return
-            elif kind == "marines_eliminated":
-                if not on_board and not k.escaped:
-                    self.finish(G, "all Marines dead")
-                    return
-            elif kind == "turn_limit":
-                if end_phase and k.turn >= arg:
-                    self.finish(str(cond.get("result", G)), f"turn limit {cond['turn']}")
-                    return
-            elif kind == "objective_carried":
-                oid, to, key, to_square = arg
-                dest = k.objective_carried_to.get(oid)
-                if dest is None and to_square:
-                    b = self.game.board
-                    for pc in p.values():
-                        if pc.kind == "marine" and pc.carry == oid and pc.sq >= 0:
-                            here = f"sq:{b.name(pc.sq)}"
-                            if here == key:
-                                dest = here
-                if dest is not None and (to is None or dest == key):
-                    self.finish(str(cond.get("result", M)), f"objective {oid} carried")
-                    return
-            elif kind == "section_flamed":
-                if arg in k.flamed_sections:
-                    self.finish(str(cond.get("result", M)), f"section {cond['section']} flamed")
-                    return
-            elif kind == "objective_flamed":
-                for oid, key in arg:
-                    if key in k.flamed_sections:
-                        self.finish(str(cond.get("result", M)), f"objective {oid} flamed")
-                        return
+            decides = _CONDITIONS.get(kind)  # (the mission schema knows no other kind)
+            outcome = decides(self, cond, arg, on_board, end_phase) if decides is not None else None
+            if outcome is not None:
+                self.finish(*outcome)
+                return
         if not on_board:
             self.finish(G, "no Marines left on the board")
             return
         # No winner: a later check, outside the end phase, finds none either until vic_rev moves (the end-phase
         # check tests the same conditions and the turn limits besides).
         k.vic_clean = rev
+
+    # Each kind of condition: (winner, reason) when it decides the game now, else None.
+    def _escape(self, cond: Mapping[str, Any], arg: Any, on_board: bool, end_phase: bool) -> Outcome:
+        via, win_at, draw_at = arg
+        escaped_via = self.k.escaped_via
+        n = sum(1 for v in escaped_via.values() if v in via) if escaped_via else 0
+        if n >= win_at:
+            return M, f"{n} Marines escaped"
+        if on_board:
+            return None
+        if draw_at is not None and n >= draw_at:
+            return "draw", f"{n} Marine escaped"
+        return G, f"only {n} Marines escaped"
+
+    def _marines_eliminated(self, cond: Mapping[str, Any], arg: Any, on_board: bool, end_phase: bool) -> Outcome:
+        return (G, "all Marines dead") if not on_board and not self.k.escaped else None
+
+    def _turn_limit(self, cond: Mapping[str, Any], arg: Any, on_board: bool, end_phase: bool) -> Outcome:
+        if end_phase and self.k.turn >= arg:
+            return str(cond.get("result", G)), f"turn limit {cond['turn']}"
+        return None
+
+    def _objective_carried(self, cond: Mapping[str, Any], arg: Any, on_board: bool, end_phase: bool) -> Outcome:
+        oid, to, key, to_square = arg
+        dest = self.k.objective_carried_to.get(oid)
+        if dest is None and to_square:
+            b = self.game.board
+            for pc in self.k.p.values():
+                if pc.kind == "marine" and pc.carry == oid and pc.sq >= 0 and f"sq:{b.name(pc.sq)}" == key:
+                    dest = key
+        if dest is not None and (to is None or dest == key):
+            return str(cond.get("result", M)), f"objective {oid} carried"
+        return None
+
+    def _section_flamed(self, cond: Mapping[str, Any], arg: Any, on_board: bool, end_phase: bool) -> Outcome:
+        if arg in self.k.flamed_sections:
+            return str(cond.get("result", M)), f"section {cond['section']} flamed"
+        return None
+
+    def _objective_flamed(self, cond: Mapping[str, Any], arg: Any, on_board: bool, end_phase: bool) -> Outcome:
+        for oid, key in arg:
+            if key in self.k.flamed_sections:
+                return str(cond.get("result", M)), f"objective {oid} flamed"
+        return None
+
+
+Outcome = tuple[str, str] | None
+_CONDITIONS: dict[str, Callable[[Victory, Mapping[str, Any], Any, bool, bool], Outcome]] = {
+    "escape": Victory._escape,
+    "marines_eliminated": Victory._marines_eliminated,
+    "turn_limit": Victory._turn_limit,
+    "objective_carried": Victory._objective_carried,
+    "section_flamed": Victory._section_flamed,
+    "objective_flamed": Victory._objective_flamed,
+}
 
 
 def _dest_key(b: Board, to: object) -> str:
