@@ -28,6 +28,54 @@ class Assault:
         self.fire = fire
         self.victory = victory
 
+    def marine_guard(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        if budget >= 2 and not pc.guard:
+            out.append(self.game.order_table(pc.id)["guard"])
+
+    def marine_blows(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """Assaults of a Marine: [4e] a Genestealer at the other end of his ladder, the Genestealer or door in
+        front (never through a hole)."""
+        if budget < 1:
+            return
+        k = self.k
+        pid = pc.id
+        occ, p = k.occ, k.p
+        s = pc.sq
+        feat = k.feat
+        if not self.game.pf_ladders and s in feat.ladder:
+            below_id = occ.get(feat.ladder[s])
+            if below_id is not None and p[below_id].kind == "stealer":
+                out.append(act("assault", pid, below_id))
+        self.front_blows(pc, "stealer", out)
+
+    def front_blows(self, pc: Piece, enemy: str, out: list[Action]) -> None:
+        """Assaults on the square in front: the enemy model (kind `enemy`) on it, then a closed door on it."""
+        k = self.k
+        t = k.front(pc)
+        if t >= 0:
+            tid = k.occ.get(t)
+            if tid is not None and k.p[tid].kind == enemy:
+                out.append(act("assault", pc.id, tid))
+            did = k.closed.get(t)
+            if did is not None and self.game.board.door_kind[did] == "door":
+                out.append(act("assault", pc.id, did))
+
+    def stealer_blows(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """Assaults of a Genestealer on the board: the Marine or door in front, Marines through a hole."""
+        self.front_blows(pc, "marine", out)
+        k = self.k
+        pid = pc.id
+        occ, p = k.occ, k.p
+        for other in k.feat.through(pc.sq):
+            tid = occ.get(other)
+            if tid is not None and p[tid].kind == "marine":
+                out.append(act("assault", pid, tid))
+
+    def act_guard(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 2, reaction)
+        pc.guard = True
+        pc.ow = False
+
     def act_assault(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
         k.pay(pc, 1, reaction)

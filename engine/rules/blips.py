@@ -159,6 +159,10 @@ class Blips:
                 self.convert(pc, voluntary=False)
                 return
 
+    def act_reveal(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.end_activation()
+        self.convert(pc, voluntary=True)
+
     def convert(self, blip: Piece, voluntary: bool) -> None:
         """Replace a blip by its Genestealers; placement decisions follow."""
         k = self.k

@@ -12,7 +12,7 @@ from engine.rules.decisions import (
     OverwatchDecision,
     SustainedCheck,
 )
-from engine.rules.kernel import Kernel
+from engine.rules.kernel import GUNS, Kernel
 from engine.rules.pieces import Piece
 from engine.rules.sight import Sight
 from engine.rules.victory import Victory
@@ -77,6 +77,53 @@ class Fire:
                 if t >= 0 and key not in seen and t not in closed and sees(t):
                     seen[key] = t
         return list(seen.values())
+
+    def marine_shots(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A storm bolter or assault cannon shot (free right after a move or turn) at each target he sees."""
+        ranged = pc.ranged
+        if ranged in GUNS and not pc.jam and (0 if pc.free else 1) <= budget and (
+            ranged == "storm_bolter" or pc.ammo > 0
+        ):
+            pid = pc.id
+            for tid in self.shoot_targets(pc):
+                out.append(act("shoot", pid, tid))
+
+    def marine_weapon(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """The heavy flamer's shots and [2e] reload; a gun's overwatch, unjam and the assault cannon's reload."""
+        opts = self.game.opts
+        orders = self.game.order_table(pc.id)
+        if pc.ranged == "heavy_flamer":
+            if budget >= 2 and pc.ammo > 0:
+                pid = pc.id
+                name = self.game.board.name
+                for t in self.flame_targets(pc):
+                    out.append(act("flame", pid, name(t)))
+            if self.game.ruleset == "classic" and budget >= 4 and pc.ammo < opts.flamer_shots:
+                out.append(orders["reload"])  # [2e] the heavy flamer reloads for 4 AP
+        elif pc.ranged in GUNS:
+            if budget >= 2 and not pc.ow:
+                out.append(orders["overwatch"])
+            if pc.jam and budget >= 1:
+                out.append(orders["unjam"])
+            if pc.ranged == "assault_cannon" and budget >= 4 and not pc.reloaded and (
+                pc.ammo < opts.assault_cannon_shots
+            ):
+                out.append(orders["reload"])
+
+    def act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 2, reaction)
+        pc.ow = True
+        pc.guard = False
+
+    def act_unjam(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 1, reaction)
+        pc.jam = False
+
+    def act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 4, reaction)
+        opts = self.game.opts
+        pc.ammo = opts.flamer_shots if pc.ranged == "heavy_flamer" else opts.assault_cannon_shots
+        pc.reloaded = pc.ranged == "assault_cannon"
 
     def act_shoot(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 0 if pc.free else 1, reaction)

@@ -123,6 +123,41 @@ class Movement:
             if below is not None and below >= 0 and self.can_enter(pc, below):
                 out.append(act("jump", pc.id))
 
+    def enter(self, pc: Piece, out: list[Action]) -> None:
+        """A lurking blip or Genestealer steps onto its entry area's square (not while held back this turn)."""
+        if not pc.lock and self.can_enter(pc, self.game.board.entries[pc.entry]):
+            out.append(act("enter", pc.id))
+
+    def marine_exit(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        if budget >= 1 and pc.sq in self.game.board.exit_at:
+            out.append(self.game.order_table(pc.id)["exit"])
+
+    def marine_climb(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A Marine climbs his ladder (2 AP) to a free other end without flames."""
+        k = self.k
+        other = k.feat.ladder.get(pc.sq)
+        if other is not None and budget >= 2 and k.free_square(other) and other not in k.flames:
+            out.append(self.game.order_table(pc.id)["climb"])
+
+    def marine_jump(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A Marine jumps down the pitfall he stands on ([PF] or a ladder hole) for 1 AP."""
+        feat = self.k.feat
+        s = pc.sq
+        if budget >= 1 and (s in feat.pit_down or (s in feat.ladder_top and self.game.pf_ladders)):
+            out.append(self.game.order_table(pc.id)["jump"])
+
+    def marine_carry(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """Drop what he carries (free), or give it (1 AP) to the Marine in front who carries nothing."""
+        if not pc.carry:
+            return
+        k = self.k
+        out.append(self.game.order_table(pc.id)["drop"])
+        t = k.front(pc)
+        if budget >= 1 and t >= 0:
+            oid = k.occ.get(t)
+            if oid is not None and k.p[oid].kind == "marine" and not k.p[oid].carry:
+                out.append(act("give", pc.id, oid))
+
     # -- applying moves -------------------------------------------------------------------------------------
     def act_move(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
@@ -325,6 +360,17 @@ class Movement:
     def act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:
         self.k.pay(pc, 1, reaction)
         self.drop(pc, pc.sq)
+
+    def act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
+        if pc.sq not in k.obj_at:
+            k.note(f"{pc.id} drops {pc.carry}")
+            k.drop_object(pc)
+
+    def act_give(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
+        k.pay(pc, 1, reaction)
+        k.give_object(pc, k.p[a.args[1]])
 
     def retreat_options(self, frame: RetreatDecision) -> list[Action]:
         k = self.k

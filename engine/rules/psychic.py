@@ -17,6 +17,11 @@ class Psychic:
         self.game = k.game
         self.victory = victory
 
+    def archivist_powers(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """The Archivist's powers (no AP), once per Marine turn."""
+        if pc.rank == "archivist" and not self.k.psi_used:
+            self.powers(pc, out)
+
     def powers(self, pc: Piece, out: list[Action]) -> None:
         """[4e] one power per Marine turn, no AP, no LOS needed."""
         k = self.k

@@ -86,7 +86,7 @@ class GameState:
         assault = self.assault = Assault(k, fire, victory)
         psychic = self.psychic = Psychic(k, victory)
         blips = self.blip_rules = Blips(k, sight)  # (blips() is the blips' view)
-        legal = self.legal = Legal(k, movement, fire, psychic)
+        legal = self.legal = Legal(k, movement, fire, assault, psychic)
         acting = self.acting = Acting(k, sight, victory, fire, movement, assault, psychic, blips, legal)
         phases = self.phases = Phases(k, fire, victory)
         # Who runs each step, and for each decision who lists its options and who applies an answer.
