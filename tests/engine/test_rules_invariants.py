@@ -10,6 +10,7 @@ import pytest
 from engine.mission import load_mission
 from engine.resources import sample_missions
 from engine.rules.game import Game, GameState, replay
+from engine.rules.testing import played_states
 
 SAMPLES = {p.stem: p for p in sample_missions()}
 MAX_ACTIONS = 100_000
@@ -152,14 +153,9 @@ def test_states_and_copies_leave_no_reference_cycles() -> None:
     gc.disable()
     try:
         for seed in range(3):
-            s = game.new_state(seed)
-            rng = random.Random(seed)
-            for _ in range(80):
-                if s.is_terminal():
-                    break
-                s.apply(rng.choice(s.legal_actions()))
-            c = s.copy()
-            del s, c
+            states = played_states(game, seed, 80)  # copies of one game's states, up to its 80th action
+            assert len(states) > 40
+            del states
         assert gc.collect() == 0
     finally:
         gc.enable()
