@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from engine.rules import combat as cb
 from engine.rules.actions import Action
@@ -89,18 +88,3 @@ def _pass(actions: Sequence[Action]) -> Action:
         if a.verb == PASS_VERB:
             return a
     return actions[0]
-
-
-def assault_roll(state: Any) -> cb.AssaultRoll | None:
-    """The close assault waiting for a Marine decision (parry / guard / psi), if any."""
-    if state.stack:
-        frame = state.stack[-1]
-        if frame[0] in ("parry", "guardroll", "psipoints"):
-            roll: cb.AssaultRoll = frame[3]
-            return roll
-    return None
-
-
-def frame_kind(state: Any) -> str | None:
-    """The kind of decision pending on top of the engine's frame stack, or None in a plain action phase."""
-    return str(state.stack[-1][0]) if state.stack else None

@@ -20,6 +20,15 @@ from engine.ai.tables import INF, LazyMap
 from engine.ai.weights import GenestealerWeights, defaults, weights_from_params
 from engine.rules.actions import DIRS, FACES, PASS, Action, act
 from engine.rules.board import DIR_VEC, FACE_VEC
+from engine.rules.decisions import (
+    Decision,
+    FaceDecision,
+    LurkDecision,
+    PutDecision,
+    ScuttleDecision,
+    ShoveDecision,
+    TurnToFaceDecision,
+)
 
 
 class _Field:
@@ -95,11 +104,11 @@ class _Field:
         n = 0.0
         lvl = t // b.plane
         for m in self.watchers:
-            if (m.sq // b.plane != lvl or b.rng(m.sq, t) <= self.ow_range) and st._sees(m, t):
+            if (m.sq // b.plane != lvl or b.rng(m.sq, t) <= self.ow_range) and st.sees(m, t):
                 n += 1.0
         if st.cp > 0 and n == 0.0:
             for m in self.sit.marines:
-                if m.sq // b.plane == lvl and not m.ow and b.rng(m.sq, t) <= 6 and st._sees(m, t):
+                if m.sq // b.plane == lvl and not m.ow and b.rng(m.sq, t) <= 6 and st.sees(m, t):
                     n += 0.3
                     break
         return n
@@ -127,8 +136,8 @@ class GenestealerPlayer:
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         """Pick one of the legal actions."""
         sit = Situation(state, actions)
-        kind = dec.frame_kind(state)
-        a = self._phase(sit) if kind is None else self._decide(kind, sit)
+        pending = state.decision()
+        a = self._phase(sit) if pending is None else self._decide(pending, sit)
         if a is None or a not in sit.legal:
             a = dec.find(actions, "pass") or actions[0]
         return a
@@ -254,17 +263,15 @@ class GenestealerPlayer:
         return sit.gt.to_seeds_over(key, self._attack_map(sit), ahead)
 
     # ------------------------------------------------------------------ sub-decisions
-    def _decide(self, kind: str, sit: Situation) -> Action | None:
-        st = sit.state
-        frame = st.stack[-1]
+    def _decide(self, pending: Decision, sit: Situation) -> Action | None:
         actions = sit.actions
-        if kind == "lurk":
+        if isinstance(pending, LurkDecision):
             return self._lurk(sit)
-        if kind == "tf":
-            return act("face", frame[1], FACES[frame[2]])
-        if kind == "face":
-            return self._face(sit, frame[1])
-        if kind in ("put", "scuttle"):
+        if isinstance(pending, TurnToFaceDecision):
+            return act("face", pending.piece, FACES[pending.facing])
+        if isinstance(pending, FaceDecision):
+            return self._face(sit, pending.piece)
+        if isinstance(pending, (PutDecision, ScuttleDecision)):
             dm = self._attack_map(sit) if sit.marines else None
             best: tuple[int, int, Action] | None = None
             for i, a in enumerate(actions):
@@ -275,7 +282,7 @@ class GenestealerPlayer:
                 if best is None or (v, i) < best[:2]:
                     best = (v, i, a)
             return best[2] if best else None
-        if kind == "shove":
+        if isinstance(pending, ShoveDecision):
             D = sit.marine_goal_map()
             best2: tuple[int, Action] | None = None
             for a in actions:
@@ -294,7 +301,7 @@ class GenestealerPlayer:
         opts = [a for a in sit.actions if a.verb == "lurk"]
         if not opts or not sit.marines:
             return opts[0] if opts else None
-        radius = int(st.game.options["lurk_radius"])
+        radius = st.game.opts.lurk_radius
         counts: dict[str, int] = {}
         for pc in sit.enemies:
             if pc.sq < 0 and pc.entry:
@@ -509,13 +516,9 @@ class GenestealerPlayer:
         st = sit.state
         b = sit.board
         pid = pc.id
-        hits = sit.stealer_assaults(pc)
-        if hits is None:
-            mine = sit.actions_of(pid)
-            if not mine or pc.ap <= 0:
-                return None
-            hits = [a for a in mine if a.verb == "assault"]
-        for a in hits:
+        if pc.ap <= 0:
+            return None
+        for a in sit.actions_of(pid, "assault"):
             if a.args[1] in st.p:
                 return a
         if pc.sq < 0:
@@ -577,7 +580,7 @@ class GenestealerPlayer:
         occ = st.occ
         closed = st.closed
         steps: list[tuple[int, int, int, float]] = []
-        for i, (d, t, _cost) in enumerate(b.steps(s, pc.facing, False)):
+        for i, (d, t, _cost) in enumerate(st.game.steps(s, pc.facing, "stealer")):
             if t not in occ and t not in closed:
                 x = dm[t]
                 lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)

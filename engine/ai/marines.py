@@ -20,6 +20,20 @@ from engine.ai.tables import INF, facing_toward
 from engine.ai.weights import MarineWeights, defaults, weights_from_params
 from engine.rules.actions import DIRS, FACES, PASS, Action, act
 from engine.rules.board import DIR_VEC, FACE_VEC
+from engine.rules.decisions import (
+    CommandDecision,
+    Decision,
+    DoorOverwatchDecision,
+    FaceDecision,
+    GuardDecision,
+    OverwatchDecision,
+    ParryDecision,
+    PsiDecision,
+    PutDecision,
+    ReactionDecision,
+    RetreatDecision,
+    TurnToFaceDecision,
+)
 
 _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
 
@@ -60,39 +74,39 @@ class MarinePlayer:
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         """Pick one of the legal actions."""
         sit = Situation(state, actions)
-        kind = dec.frame_kind(state)
-        a = self._phase(sit) if kind is None else self._decide(kind, sit)
+        pending = state.decision()
+        a = self._phase(sit) if pending is None else self._decide(pending, sit)
         if a is None or a not in sit.legal:
             a = dec.find(actions, "pass") or actions[0]
         return a
 
     # ------------------------------------------------------------------ sub-decisions
-    def _decide(self, kind: str, sit: Situation) -> Action | None:
+    def _decide(self, pending: Decision, sit: Situation) -> Action | None:
         st = sit.state
         actions = sit.actions
-        frame = st.stack[-1]
-        if kind == "cmd":
+        if isinstance(pending, CommandDecision):
             redraw = not self.novice and st.cp <= self.w.redraw_below
             return act("cp", "redraw" if redraw else "keep")
-        if kind == "ow":
+        if isinstance(pending, OverwatchDecision):
             return dec.find(actions, "fire")
-        if kind == "owdoor":
+        if isinstance(pending, DoorOverwatchDecision):
             # A closing door is not worth a jam; novices shoot at anything that moves.
             return dec.find(actions, "fire" if self.novice else "hold")
-        if kind in ("parry", "guardroll", "psipoints"):
-            roll = frame[3]
-            if kind == "parry":
-                return dec.parry(roll, actions)
-            if kind == "guardroll":
-                return dec.guard_reroll(roll, actions)
-            return dec.psi_points(roll, actions)
-        if kind == "react":
-            return self._react(sit, frame[1])
-        if kind == "put":
+        if isinstance(pending, ParryDecision):
+            return dec.parry(pending.roll, actions)
+        if isinstance(pending, GuardDecision):
+            return dec.guard_reroll(pending.roll, actions)
+        if isinstance(pending, PsiDecision):
+            return dec.psi_points(pending.roll, actions)
+        if isinstance(pending, ReactionDecision):
+            return self._react(sit, pending.genestealer)
+        if isinstance(pending, PutDecision):
             return self._put_away(sit)
-        if kind in ("face", "tf"):
-            return self._face(sit, frame)
-        if kind == "retreat":
+        if isinstance(pending, TurnToFaceDecision):
+            return act("face", pending.piece, FACES[pending.facing])
+        if isinstance(pending, FaceDecision):
+            return self._face(sit, pending.piece)
+        if isinstance(pending, RetreatDecision):
             D = sit.marine_goal_map()
             best: tuple[int, Action] | None = None
             for a in actions:
@@ -118,10 +132,7 @@ class MarinePlayer:
                 best = (near, -i, a)
         return best[2] if best else None
 
-    def _face(self, sit: Situation, frame: tuple[Any, ...]) -> Action | None:
-        pid = frame[1]
-        if frame[0] == "tf":
-            return act("face", pid, FACES[frame[2]])
+    def _face(self, sit: Situation, pid: str) -> Action | None:
         pc = sit.state.p.get(pid)
         if pc is None or pc.sq < 0:
             return None
@@ -264,23 +275,13 @@ class MarinePlayer:
         return best[1] if best else None
 
     @staticmethod
-    def _psi_options(sit: Situation) -> Sequence[Action]:
-        """The psychic actions on offer (at least the storms on single pieces, in legal order): only an
-        Archivist generates them, so only his options are read (_psi asks with an Archivist in the squad)."""
-        of = getattr(sit.actions, "of", None)
-        if of is None:
-            return sit.actions
-        st = sit.state
-        # A power has no actor; it comes with the Archivist's own actions. Only his storms on single pieces
-        # are read (below), and the rules can list just those; else ask the engine for his list.
+    def _psi_options(sit: Situation) -> list[Action]:
+        """The psychic powers on offer: only an Archivist has them, so only his are read (_psi asks with an
+        Archivist in the squad)."""
         out: list[Action] = []
         for pc in sit.marines:
             if pc.rank == "archivist":
-                storms = sit.archivist_storms(pc)
-                if storms is None:
-                    out.extend(a for a in st._own_actions(pc.id) if a.verb == "psi")
-                else:
-                    out.extend(storms)
+                out.extend(sit.actions_of(pc.id, "psi"))
         return out
 
     def _plan(self, pc: Any, sq: _Squad) -> Action | None:
@@ -288,21 +289,11 @@ class MarinePlayer:
         st = sit.state
         b = sit.board
         pid = pc.id
-        # Of a Marine's own actions only his shots and flamer shots are read whole; the rest is asked one
-        # action at a time. The rules list just those, and only when asked, when they can (he surely has
-        # something to do then: `budget` is not None).
-        budget = sit.fire_budget(pc)
-        targets: list[Action] | None = None
-        flames: list[Action] | None = None
-        if budget is None:
-            if sit.marine_idle(pc):
-                return None  # (his list would be empty)
-            mine = sit.actions_of(pid)
-            if not mine:
-                return None
-            targets = [a for a in mine if a.verb == "shoot" and a.args[1] in st.p]
-            flames = [a for a in mine if a.verb == "flame"]
-        ap = pc.ap + sq.cp_now if pc.st != 2 else sq.cp_now
+        # Of a Marine's own actions only his shots and flamer shots are read whole, and only when they may matter;
+        # the rest is asked one action at a time.
+        # What he may spend: the rules' budget with the command points the squad spends now (none of them when it
+        # keeps them for the Genestealer turn); only CP once his activation is over or the activations are used up.
+        ap = st.ap_budget(pc, cp=sq.cp_now)
         if ap <= 0 and not pc.free:
             return None
         if pc.prone:
@@ -311,15 +302,14 @@ class MarinePlayer:
                 f = self._path_facing(pc.sq, sq.D, sit) if sq.D is not None else 0
             return act("stand", pid, FACES[f if f is not None and f >= 0 else 0])
         goal = sit.goal
+        flames: list[Action] | None = None
         # The mission's own target first: flame the section, leave by the exit.
         if goal.kind == "flame" and pc.ranged == "heavy_flamer":
-            if flames is None:
-                flames = sit.marine_flames(pc, budget)  # type: ignore[arg-type]
+            flames = sit.actions_of(pid, "flame")
             for a in flames:
-                if a.verb == "flame":
-                    t = b.parse_sq(a.args[1])
-                    if (t // b.plane, b.section[t]) == goal.flame_key:
-                        return a
+                t = b.parse_sq(a.args[1])
+                if (t // b.plane, b.section[t]) == goal.flame_key:
+                    return a
         if pc.sq in b.exit_at and (
             (goal.kind == "escape" and "exit" in goal.via) or (goal.kind == "carry" and sit.marine_goal_map_is_exit())
         ):
@@ -327,8 +317,9 @@ class MarinePlayer:
             if a in sit.legal:
                 return a
         # "Threatened" (an enemy within the threat radius) is asked only where it decides something.
-        if targets is None:
-            targets = sit.marine_targets(pc, budget)  # type: ignore[arg-type]
+        p = st.p
+        # His shots at Genestealers (not at doors): none to ask about while no Genestealer is on the board.
+        targets = [a for a in sit.actions_of(pid, "shoot") if a.args[1] in p] if sq.pic.stealer_squares else []
         if pc.jam and ap >= 1 and (targets or sq.tm.within(pc.sq, sq.radius)):
             return act("unjam", pid)
         if targets:
@@ -336,7 +327,7 @@ class MarinePlayer:
             if shot is not None:
                 return shot
         if pc.ranged == "heavy_flamer" and ap >= 2:
-            burn = self._flame(pc, flames, budget, sit)
+            burn = self._flame(pc, flames, sit)
             if burn is not None:
                 return burn
         front = b.nbr[pc.sq][pc.facing * 2]
@@ -344,7 +335,7 @@ class MarinePlayer:
             tid = st.occ.get(front)
             if (
                 tid is not None
-                and st.p[tid].kind == "stealer"
+                and p[tid].kind == "stealer"
                 and (pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice)
             ):
                 return act("assault", pid, tid)
@@ -377,8 +368,8 @@ class MarinePlayer:
             return best[1]
         return None
 
-    def _flame(self, pc: Any, mine: Sequence[Action] | None, budget: int | None, sit: Situation) -> Action | None:
-        """The flamer shot worth taking; `mine` is his list of flamer shots (None: ask the rules, with `budget`)."""
+    def _flame(self, pc: Any, mine: Sequence[Action] | None, sit: Situation) -> Action | None:
+        """The flamer shot worth taking; `mine` is his list of flamer shots (None: ask the rules)."""
         need = 0.5 if self.novice else self.w.flamer_min
         if mine is None:
             # A shot is worth something only with an enemy in its section; none in any section his flamer
@@ -386,7 +377,7 @@ class MarinePlayer:
             bar = need + (0.8 if pc.ammo <= 2 and not self.novice else 0.0)
             if bar > 0 and not sit.flame_may_pay(pc):
                 return None
-            mine = sit.marine_flames(pc, budget)  # type: ignore[arg-type]
+            mine = sit.actions_of(pc.id, "flame")
         b = sit.board
         st = sit.state
         best: tuple[float, Action] | None = None
@@ -451,7 +442,7 @@ class MarinePlayer:
             back_ok = True  # shuffle backwards, still facing the threat
         if not self.novice and idx + 1 < len(order):
             fol = order[idx + 1]
-            exp = fol.ap if fol.st == 0 else 0
+            exp = sit.state.ap_budget(fol, cp=0) if fol.st == 0 else 0  # (his AP, if he may still activate)
             allowed = D[fol.sq] - exp - (w.gap + 1) - (4 if hurry else 0)
         here = D[s]
         if here >= INF:

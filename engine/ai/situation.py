@@ -17,13 +17,6 @@ from typing import Any
 from engine.ai.tables import GameTables, Graph, LazyMap, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
-from engine.rules.quick_legal import (
-    archivist_storms,
-    marine_fire_budget,
-    marine_idle,
-    stealer_assaults,
-    stealer_may_be_shot,
-)
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
 
@@ -141,8 +134,8 @@ _FLAME_REACH: tuple[Any, list[int], dict[tuple[int, int, int], frozenset[int]]] 
 _SIDES: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
 
 # The picture of the last enemy positions seen, with what it was read off: the state, its enemies list (_SIDES:
-# the same list object while the pieces are the same objects), the state's _blip_rev at the time (the rules move
-# it whenever a blip or Genestealer is put on a square or leaves one, state_core.py) and the tables.
+# the same list object while the pieces are the same objects), the kernel's blip_rev at the time (the rules move
+# it whenever a blip or Genestealer is put on a square or leaves one, kernel.py) and the tables.
 _PICTURE: tuple[Any, Any, int, Any, EnemyPicture | None] = (None, None, -1, None, None)
 
 
@@ -281,8 +274,16 @@ class Situation:
         self._by_actor = by
         return by
 
-    def actions_of(self, pid: str) -> list[Action]:
-        """Legal actions of piece `pid`, in legal order: `by_actor.get(pid, [])` without grouping them all."""
+    def actions_of(self, pid: str, verb: str | None = None) -> list[Action]:
+        """Legal actions of piece `pid` (with `verb`: only those), in legal order; in an action phase, `verb="psi"`
+        gives an Archivist's psychic powers. Without grouping every action by actor."""
+        if verb is not None:
+            if self._lazy:
+                part: list[Action] = self.actions.of(pid, verb)  # type: ignore[attr-defined]
+                return part
+            if verb == "psi":
+                return [a for a in self.actions if a.verb == "psi"]
+            return [a for a in self.actions_of(pid) if a.verb == verb]
         # A decision asks about one to three pieces, so one filtered scan each beats grouping every action.
         try:
             of = self._of
@@ -296,44 +297,11 @@ class Situation:
             lst = of[pid] = [a for a in self.actions if a.args and a.args[0] == pid and a.verb not in no_actor]
         return lst
 
-    def fire_budget(self, pc: Any) -> int | None:
-        """Marine pc's AP budget for a shot in the action phase when he surely has some legal action.
-
-        None when the rules cannot say cheaply (or the actions came as a plain list): ask actions_of then.
-        With a budget, his shots and flamer shots are `state._marine_shots` / `_marine_flames` (quick_legal).
-        """
-        if self._lazy and not self.state.stack:
-            return marine_fire_budget(self.state, pc)
-        return None
-
-    def marine_idle(self, pc: Any) -> bool:
-        """Marine pc surely has no legal action now (False: ask actions_of)."""
-        return self._lazy and not self.state.stack and marine_idle(self.state, pc)
-
-    def marine_targets(self, pc: Any, budget: int) -> list[Action]:
-        """Marine pc's shots at Genestealers (his shots at doors left out), in legal order, given fire_budget."""
-        st = self.state
-        p = st.p
-        # A door whose id is also a piece's would pass the filter below: then ask the rules in every case.
-        if not stealer_may_be_shot(
-            st, pc, self.enemy_picture().stealer_squares
-        ) and st.game.board.doors.keys().isdisjoint(p):
-            return []
-        out: list[Action] = []
-        st._marine_shots(pc, budget, out)
-        return [a for a in out if a.args[1] in p]
-
-    def marine_flames(self, pc: Any, budget: int) -> list[Action]:
-        """Marine pc's flamer shots, in legal order, given fire_budget."""
-        out: list[Action] = []
-        self.state._marine_flames(pc, budget, out)
-        return out
-
     def flame_may_pay(self, pc: Any) -> bool:
         """Some enemy stands in a section that the flamer of Marine pc could reach from his pose.
 
         A flamer target is a square of his front arc within flamer range, or one seen through a hole
-        (FireRules._flame_targets): the sections of all of those, visible or not, count.
+        (Fire.flame_targets): the sections of all of those, visible or not, count.
         """
         global _FLAME_REACH
         b = self.board
@@ -362,19 +330,6 @@ class Situation:
             if t >= 0 and sec_id[t] in reach:
                 return True
         return False
-
-    def archivist_storms(self, pc: Any) -> list[Action] | None:
-        """The psychic storms on single pieces among Archivist pc's actions in the action phase (None: ask
-        for his whole list instead)."""
-        if self._lazy and not self.state.stack:
-            return archivist_storms(self.state, pc)
-        return None
-
-    def stealer_assaults(self, pc: Any) -> list[Action] | None:
-        """The assault actions of Genestealer pc in the action phase (None: ask actions_of instead)."""
-        if self._lazy and not self.state.stack:
-            return stealer_assaults(self.state, pc)
-        return None
 
     def marine_goal_map(self, flamer: bool = True) -> list[int] | None:
         """Marine cost to the mission goal from every square (None when the Marines only have to survive).
@@ -430,7 +385,8 @@ class Situation:
         # The same enemy pieces, none of them put on a square or taken off one since: the same key. (A lurker's
         # entry is set only when it is made, a new piece; a piece's kind never changes.) In a Marine turn the
         # enemies stay put, so this skips reading every enemy at nearly every decision.
-        if pic is not None and last_enemies is self.enemies and rev == st._blip_rev and last_st is st and gt is self.gt:
+        blip_rev = st.k.blip_rev
+        if pic is not None and last_enemies is self.enemies and rev == blip_rev and last_st is st and gt is self.gt:
             self._picture = pic
             return pic
         entries = self.board.entries
@@ -443,10 +399,10 @@ class Situation:
         )
         if pic is None or gt is not self.gt or pic.key != key:
             pic = EnemyPicture(self.gt, key)
-        _PICTURE = (st, self.enemies, st._blip_rev, self.gt, pic)
+        _PICTURE = (st, self.enemies, blip_rev, self.gt, pic)
         self._picture = pic
         return pic
 
     def sees(self, m: Any, t: int) -> bool:
         """Marine m has line of sight to square t now."""
-        return bool(self.state._sees(m, t))
+        return bool(self.state.sees(m, t))

@@ -307,7 +307,7 @@ class GameTables:
                 _add_step(ru, rh, top, below, 3)
         # Where a climb or jump from s leads: up or down a ladder, else up or down a hole (-1: a bottomless one).
         self.hole_dest: dict[int, int] = {**pits, **feat.pit_up, **feat.ladder}
-        # Where a jump from s lands, for the squares the rules may offer one from (MovementRules._hole_moves): down
+        # Where a jump from s lands, for the squares the rules may offer one from (Movement.hole_moves): down
         # a pitfall that has a floor below, or (pf_ladders) down a ladder from its top. Any other jump is never legal.
         jump = {s: t for s, t in pits.items() if t >= 0}
         if pf:
@@ -473,8 +473,3 @@ def facing_toward(b: Board, s: int, t: int, prefer: int = -1) -> int:
         if v > score:
             best, score = f, v
     return best
-
-
-def step_dir(d: int) -> tuple[int, int]:
-    """(dx, dy) of direction index d (N NE E SE S SW W NW)."""
-    return DIR_VEC[d]

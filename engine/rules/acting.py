@@ -2,135 +2,146 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 from engine.rules.actions import PASS, Action
-from engine.rules.blips import _CONV
-from engine.rules.legal import LegalRules
+from engine.rules.assault import Assault
+from engine.rules.blips import Blips
+from engine.rules.decisions import (
+    CONVERSION_CHECK,
+    Frame,
+    OverwatchCheck,
+    ReactionCheck,
+    ReactionDecision,
+    SustainedCheck,
+)
+from engine.rules.fire import Fire
+from engine.rules.kernel import Kernel
+from engine.rules.legal import Legal
+from engine.rules.movement import Movement
 from engine.rules.pieces import Piece
+from engine.rules.psychic import Psychic
+from engine.rules.sight import Sight
+from engine.rules.victory import Victory
 
-_CONV_ONLY = (_CONV,)
-# The hooks after a Genestealer's action, by its id (immutable, so shared by every state and game).
-_STEALER_HOOKS: dict[str, tuple[tuple[Any, ...], ...]] = {}
+PieceAct = Callable[[Piece, Action, bool], None]  # (actor, action, paid with CP only as a reaction)
+
+_CONV_ONLY: tuple[Frame, ...] = (CONVERSION_CHECK,)
+# The steps after a Genestealer's action, by its id (immutable, so shared by every state and game).
+_STEALER_HOOKS: dict[str, tuple[Frame, ...]] = {}
 
 
-class ActingRules(LegalRules):
+class Acting:
     """Applying a piece action, what follows it (conversions, CP reactions, overwatch) and simple orders."""
 
-    def _piece_action(self, a: Action, reaction: bool) -> None:
+    def __init__(
+        self, k: Kernel, sight: Sight, victory: Victory, fire: Fire, movement: Movement, assault: Assault,
+        psychic: Psychic, blips: Blips, legal: Legal,
+    ) -> None:
+        self.k = k
+        self.game = k.game
+        self.sight = sight
+        self.victory = victory
+        self.psychic = psychic
+        self.blips = blips
+        self.legal = legal
+        m = movement
+        # Who applies each verb of a piece action (none of them a method of this component: no reference cycle).
+        self.acts: dict[str, PieceAct] = {
+            "move": m.act_move, "turn": m.act_turn, "stand": m.act_stand, "open": m.act_open, "close": m.act_close,
+            "exit": m.act_exit, "enter": m.act_enter, "climb": m.act_climb, "jump": m.act_jump,
+            "drop": m.act_drop, "give": m.act_give, "shoot": fire.act_shoot, "flame": fire.act_flame,
+            "overwatch": fire.act_overwatch, "unjam": fire.act_unjam, "reload": fire.act_reload,
+            "assault": assault.act_assault, "guard": assault.act_guard, "reveal": blips.act_reveal,
+        }
+
+    def piece_action(self, a: Action, reaction: bool) -> None:
         """Apply a piece action (or a psi power), then queue what follows it."""
-        pid = a.args[0] if a.args else ""
+        k = self.k
         verb = a.verb
-        stealer: Piece | None = None
-        base: int | None = None
         if verb == "psi":
-            self._do_psi(a)
-        else:
-            pc = self.p[pid]
-            marine = pc.kind == "marine"
-            if marine:
-                if verb != "shoot":
-                    pc.sus = ""
-                if pc.ow and verb != "unjam" and verb != "overwatch":
-                    pc.ow = False
-                if pc.guard and verb != "guard":
-                    pc.guard = False
-            base = len(self.stack)
-            self._act_tab[verb](self, pc, a, reaction)
-            kind = pc.kind
-            if kind == "marine":
-                if reaction or (verb != "move" and verb != "turn"):
-                    pc.free = False
-            else:
-                if kind == "stealer" and verb != "turn":
-                    pc.free = False
-                if pid in self.p:
-                    stealer = pc
-        # What follows the action, queued under the frames the action itself pushed (they resolve first; a psi
-        # power's above them): involuntary conversions, then the CP reaction, then overwatch.
-        hooks: tuple[tuple[Any, ...], ...] = _CONV_ONLY
-        if stealer is not None and self.phase == "stealers":
-            if stealer.kind == "stealer" and stealer.sq >= 0:
-                sid = stealer.id
+            self.psychic.use(a)
+            self.follow_up(None, None)
+            return
+        pc = k.p[a.args[0]]
+        if pc.kind == "marine":
+            # What lasts only until the Marine does something else: sustained fire, overwatch, guard.
+            if verb != "shoot":
+                pc.sus = ""
+            if pc.ow and verb != "unjam" and verb != "overwatch":
+                pc.ow = False
+            if pc.guard and verb != "guard":
+                pc.guard = False
+        base = len(k.stack)
+        self.acts[verb](pc, a, reaction)
+        # A free shot is earned by a move or turn in the Marine's own action; a [2e] free quarter turn, by a paid one.
+        if pc.kind == "marine":
+            if reaction or (verb != "move" and verb != "turn"):
+                pc.free = False
+            self.follow_up(None, base)
+            return
+        if pc.kind == "stealer" and verb != "turn":
+            pc.free = False
+        self.follow_up(pc if pc.id in k.p else None, base)
+
+    def follow_up(self, acted: Piece | None, base: int | None) -> None:
+        """Queue what follows an action, under the frames the action itself pushed (above `base`: they resolve
+        first; a psi power's none): involuntary conversions; after a Genestealer's action (`acted`), the sustained
+        fire it ends ([4e] at once: before the CP reaction), then the CP reaction, then overwatch."""
+        k = self.k
+        hooks = _CONV_ONLY
+        if acted is not None and k.phase == "stealers":
+            if acted.kind == "stealer" and acted.sq >= 0:
+                sid = acted.id
                 own = _STEALER_HOOKS.get(sid)
-                if own is None:
-                    own = _STEALER_HOOKS[sid] = (("susq", sid), ("owq", sid), ("reactq", sid), _CONV)
+                if own is None:  # (the stack's top last)
+                    own = _STEALER_HOOKS[sid] = (
+                        OverwatchCheck(sid), ReactionCheck(sid), SustainedCheck(sid), CONVERSION_CHECK,
+                    )
                 hooks = own
-            elif self._sus_set:
-                p = self.p
-                for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
-                    m = p.get(mid)
-                    if m is not None and m.sus and m.kind == "marine":
-                        m.sus = ""
-                self._sus_set = False
-        stack = self.stack
+            else:
+                k.clear_sustained()  # a blip acted: another Genestealer than the Marines' sustained-fire targets
+        stack = k.stack
         on_top = base is None or base == len(stack)
         # Only the conversion check follows (a blip's or a Marine's action, nothing pushed by it, the game not over):
-        # its frame would be the top one and _drain, which apply runs right after this, would run it first, so it
-        # is run here instead (below, once the victory check has not ended the game, which would drop the frame).
-        conv_now = hooks is _CONV_ONLY and on_top and self.result_ is None
+        # its frame would be the top one and GameState._drain, which apply runs right after this, would run it
+        # first, so it is run here instead (below, once the victory check has not ended the game, which would drop
+        # the frame).
+        conv_now = hooks is _CONV_ONLY and on_top and k.result is None
         if not conv_now:
             if on_top:
                 stack.extend(hooks)
             else:
                 stack[base:base] = hooks
-        if self._vic_rev != self._vic_clean:  # else _check_victory would return at once (victory.py)
-            self._check_victory()
-        if conv_now and self.result_ is None:
-            self._run_conv(_CONV)
+        if k.vic_rev != k.vic_clean:  # else Victory.check would return at once
+            self.victory.check()
+        if conv_now and k.result is None:
+            self.blips.run_conv(CONVERSION_CHECK)
 
-    def _act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 2, reaction)
-        pc.ow = True
-        pc.guard = False
 
-    def _act_guard(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 2, reaction)
-        pc.guard = True
-        pc.ow = False
 
-    def _act_unjam(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
-        pc.jam = False
 
-    def _act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 4, reaction)
-        key = "flamer_shots" if pc.ranged == "heavy_flamer" else "assault_cannon_shots"
-        pc.ammo = int(self.game.options[key])  # type: ignore[call-overload]
-        pc.reloaded = pc.ranged == "assault_cannon"
 
-    def _act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:
-        if pc.sq not in self.obj_at:
-            self.obj_at[pc.sq] = pc.carry
-            self._note(f"{pc.id} drops {pc.carry}")
-            pc.carry = ""
-            self._vic_rev += 1
 
-    def _act_give(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
-        other = self.p[a.args[1]]
-        other.carry, pc.carry = pc.carry, ""
-        self._vic_rev += 1
 
-    def _act_reveal(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._end_activation()
-        self._convert(pc, voluntary=True)
 
-    def _run_reactq(self, frame: tuple[Any, ...]) -> None:
-        g = self.p.get(frame[1])
-        if g is None or g.sq < 0 or self.cp <= 0 or not self.game.options["cp_reactions"]:
+    def run_reactq(self, frame: ReactionCheck) -> None:
+        k = self.k
+        g = k.p.get(frame.genestealer)
+        if g is None or g.sq < 0 or k.cp <= 0 or not self.game.opts.cp_reactions:
             return
-        if self._seen_by_marine(g.sq):
-            self.stack.append(("react", g.id))
+        if self.sight.seen_by_marine(g.sq):
+            k.stack.append(ReactionDecision(g.id))
 
-    def _legal_react(self, frame: tuple[Any, ...]) -> list[Action]:
+    def react_options(self, frame: ReactionDecision) -> list[Action]:
+        k = self.k
         out: list[Action] = [PASS]
-        for pc in self.p.values():
+        for pc in k.p.values():
             if pc.kind == "marine" and pc.sq >= 0:
-                self._marine_actions(pc, self.cp, out, in_turn=False)
+                self.legal.marine_actions(pc, k.cp, out, in_turn=False)
         return out
 
-    def _do_react(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_react(self, frame: ReactionDecision, a: Action) -> None:
         if a.verb != "pass":
-            self._note("reaction")
-            self._piece_action(a, reaction=True)
+            self.k.note("reaction")
+            self.piece_action(a, reaction=True)

@@ -2,91 +2,102 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.rules.actions import Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES
+from engine.rules.decisions import (
+    CONVERSION_CHECK,
+    AfterPlacement,
+    AlphaDecision,
+    ConversionCheck,
+    FaceDecision,
+    LurkDecision,
+    OverwatchCheck,
+    PutDecision,
+    ReactionCheck,
+)
+from engine.rules.kernel import BLIP_AP, STEALER_AP, G, Kernel, M, Player
 from engine.rules.pieces import Piece
-from engine.rules.psychic import PsychicRules
-from engine.rules.sight import BlipEyes, Eye
-from engine.rules.state_core import BLIP_AP, STEALER_AP, G, M
-
-_CONV: tuple[Any, ...] = ("conv",)  # frames are immutable: one shared tuple will do
+from engine.rules.sight import BlipEyes, Eye, Sight
 
 
-class BlipRules(PsychicRules):
+class Blips:
     """Blips: the pile, reinforcement (lurking), conversion and placing the revealed Genestealers."""
 
-    def _draw_blip(self, pool: str) -> int | None:
-        if pool == "limited" and self.limited_left is not None:
-            if self.limited_left <= 0:
+    def __init__(self, k: Kernel, sight: Sight) -> None:
+        self.k = k
+        self.game = k.game
+        self.sight = sight
+        gs = k.game.mission.genestealers
+        self.limited_unit = gs.limited.unit if gs.limited else None
+        self.model_cap = gs.model_cap
+
+    def draw(self, pool: str) -> int | None:
+        """The next blip's value from the pile (reshuffled from the used blips when it runs out); None when the
+        pool is spent."""
+        k = self.k
+        limited = pool == "limited" and k.limited_left is not None
+        if limited and k.limited_left is not None and k.limited_left <= 0:
+            return None
+        if not k.pile:
+            if not k.used:
                 return None
-        if not self.pile:
-            if not self.used:
-                return None
-            self.pile = self.used
-            self.used = []
-            self.game_rng_shuffle(self.pile)
-        v = self.pile.pop()
-        if pool == "limited" and self.limited_left is not None:
+            k.pile.extend(k.used)
+            k.used.clear()
+            k.dice.rng.shuffle(k.pile)
+        v = k.pile.pop()
+        if limited and k.limited_left is not None:
             if self.limited_unit == "stealers":
-                v = min(v, self.limited_left)
-                self.limited_left -= v
+                v = min(v, k.limited_left)
+                k.limited_left -= v
             else:
-                self.limited_left -= 1
+                k.limited_left -= 1
         return v
 
-    def game_rng_shuffle(self, values: list[int]) -> None:
-        self.dice.rng.shuffle(values)
-
-    def _pool_has(self, pool: str) -> bool:
-        if pool == "limited" and self.limited_left is not None and self.limited_left <= 0:
+    def pool_has(self, pool: str) -> bool:
+        k = self.k
+        if pool == "limited" and k.limited_left is not None and k.limited_left <= 0:
             return False
-        return bool(self.pile or self.used)
+        return bool(k.pile or k.used)
 
-    def _legal_lurk(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] <= 0:
+    def lurk_options(self, frame: LurkDecision) -> list[Action]:
+        if frame.count <= 0:
             return []
         b = self.game.board
-        cap = int(self.game.options["max_lurking"])  # type: ignore[call-overload]
+        cap = self.game.opts.max_lurking
         counts: dict[str, int] = {}
-        for pc in self.p.values():
+        for pc in self.k.p.values():
             if pc.sq < 0 and pc.entry:
                 counts[pc.entry] = counts.get(pc.entry, 0) + 1
-        out = [act("lurk", e) for e in frame[2] if e in b.entries and counts.get(e, 0) < cap]
-        if out and not self._pool_has(frame[3]):
+        out = [act("lurk", e) for e in frame.entries if e in b.entries and counts.get(e, 0) < cap]
+        if out and not self.pool_has(frame.pool):
             return []
         return out
 
-    def _do_lurk(self, frame: tuple[Any, ...], a: Action) -> None:
-        v = self._draw_blip(frame[3])
+    def answer_lurk(self, frame: LurkDecision, a: Action) -> None:
+        v = self.draw(frame.pool)
         if v is not None:
-            bl = Piece(self._new_id("b"), "blip")
+            bl = Piece(self.k.new_id("b"), "blip")
             bl.value = v
             bl.entry = a.args[0]
-            bl.lock = len(frame) > 4 and a.args[0] in frame[4]
+            bl.lock = a.args[0] in frame.locked
             bl.ap = BLIP_AP
-            self.p[bl.id] = bl
-            self._note(f"{bl.id} lurks at {bl.entry}")
-        if frame[1] > 1:
-            self.stack.append((frame[0], frame[1] - 1, *frame[2:]))
+            self.k.add(bl)
+            self.k.note(f"{bl.id} lurks at {bl.entry}")
+        if frame.count > 1:
+            self.k.stack.append(LurkDecision(frame.count - 1, frame.entries, frame.pool, frame.locked))
 
-    def _run_conv(self, frame: tuple[Any, ...]) -> None:
+    def run_conv(self, frame: ConversionCheck) -> None:
         # The first blip on the board (in p's order) that some Marine sees.
-        p = self.p
-        seen = self._seen_by_marine_now
-        sight = self._sight_cache
-        fresh = (
-            sight is not None
-            and sight.cand is not None
-            and self._sight_rev == self._pose_rev
-            and sight.feat is self.feat
-        )
-        if not fresh and self.phase == "stealers":
+        k = self.k
+        p = k.p
+        seen = self.sight.seen_now
+        sight = k.sight_cache
+        fresh = sight is not None and sight.cand is not None and k.sight_rev == k.pose_rev and sight.feat is k.feat
+        if not fresh and k.phase == "stealers":
             # In the Genestealer turn the Marines seldom move (a reaction, a death): their sight, squares in view
             # included, is what the next questions about blips (the CP reaction's, the Genestealer player's) work
             # out anyway, so it is worked out here (and kept) rather than looking up every Marine's pose as below.
-            sight = self._marine_sight()
+            sight = self.sight.marine_sight()
             sight.candidates()
             fresh = True
         if fresh and sight is not None and sight.cand is not None:
@@ -94,27 +105,27 @@ class BlipRules(PsychicRules):
             # Genestealer turn): only squares in some Marine's view can be seen, and every piece on the board
             # stands on its square in occ, so the occupied squares of the view (a C-level intersection) hold every
             # candidate; after most actions none of them is a blip seen.
-            occ = self.occ
+            occ = k.occ
             eyes = sight.eyes
             for t in sight.cand.intersection(occ):
                 if p[occ[t]].kind == "blip" and seen(t, eyes):
                     break
             else:
                 return
-            self._convert_first_seen(eyes)
+            self.convert_first_seen(eyes)
             return
         # Otherwise (the Marine turn: poses change with nearly every action) each Marine's eye is read off the
-        # Board's and Features' tables directly, as _marine_sight would make it, but only the Marines whose view or
-        # hole targets hold a blip's square are kept: _seen_by_marine_now(t) is false unless t is in one of those of
+        # Board's and Features' tables directly, as marine_sight would make it, but only the Marines whose view or
+        # hole targets hold a blip's square are kept: seen_now(t) is false unless t is in one of those of
         # some seeing Marine, so these Marines decide it alone. After most actions there are none.
-        # The blips' squares are kept while no blip moved, came or went (_blip_rev): in the Marine turn they rarely do.
+        # The blips' squares are kept while no blip moved, came or went (blip_rev): in the Marine turn they rarely do.
         # With them, whether a pose's view or hole targets hold one of them, by pose (square * 4 + facing): only
         # the Marine who just moved has a pose not asked about yet. Both depend on nothing else (the Board's and
         # Features' tables are fixed for the state), so copies share them.
-        known = self._blip_squares
-        if known is None or known[0] != self._blip_rev:
-            known = self._blip_squares = (
-                self._blip_rev,
+        known = k.blip_squares
+        if known is None or known[0] != k.blip_rev:
+            known = k.blip_squares = (
+                k.blip_rev,
                 frozenset([pc.sq for pc in p.values() if pc.kind == "blip" and pc.sq >= 0]),
                 {},
             )
@@ -123,7 +134,7 @@ class BlipRules(PsychicRules):
             return
         looks = known[2]
         eyes_l: list[Eye] = []
-        for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad), as _marine_sight
+        for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad), as marine_sight
             m = p.get(mid)
             if m is None or m.kind != "marine" or m.prone or m.sq < 0:
                 continue  # not on the board, or prone: sees nothing
@@ -131,127 +142,134 @@ class BlipRules(PsychicRules):
             hit = looks.get(key)
             eye = None
             if hit is None:
-                eye = self._pose_eye(mid, m.sq, m.facing)
+                eye = self.sight.pose_eye(mid, m.sq, m.facing)
                 hit = looks[key] = not eye[2].keys().isdisjoint(squares) or not eye[3].isdisjoint(squares)
             if hit:
-                eyes_l.append(eye or self._pose_eye(mid, m.sq, m.facing))
+                eyes_l.append(eye or self.sight.pose_eye(mid, m.sq, m.facing))
         if not eyes_l:
             return
-        self._convert_first_seen(tuple(eyes_l))
+        self.convert_first_seen(tuple(eyes_l))
 
-    def _convert_first_seen(self, eyes: BlipEyes) -> None:
+    def convert_first_seen(self, eyes: BlipEyes) -> None:
         """Involuntary conversion of the first blip on the board (in p's order) that one of `eyes` sees."""
-        seen = self._seen_by_marine_now
-        for pc in self.p.values():
+        seen = self.sight.seen_now
+        for pc in self.k.p.values():
             if pc.kind == "blip" and pc.sq >= 0 and seen(pc.sq, eyes):
-                self.stack.append(_CONV)
-                self._convert(pc, voluntary=False)
+                self.k.stack.append(CONVERSION_CHECK)
+                self.convert(pc, voluntary=False)
                 return
 
-    def _convert(self, blip: Piece, voluntary: bool) -> None:
-        """Replace a blip by its Genestealers; placement decisions follow."""
-        n = blip.value
-        self._note(f"{blip.id} reveals {n} ({'voluntary' if voluntary else 'involuntary'})")
-        may_act = not blip.acted and self.phase == "stealers"
-        sq, entry = blip.sq, blip.entry
-        self.used.append(n)
-        self._blip_rev += 1
-        if sq >= 0:
-            self.occ.pop(sq, None)
-        del self.p[blip.id]
-        if self.active == blip.id:
-            self.active = None
-        if sq >= 0 and sq in self.flames:
-            self._note(f"{blip.id} burns in the flames")
-            return
-        if self.game.mission.genestealers.alpha and not self.alpha_used and n == 3:
-            # [4e] once per game a revealed "3" may be the Alpha instead: the Genestealer player decides.
-            self.stack.append(("alpha", sq, entry, n, may_act, voluntary))
-            return
-        self._place_revealed(sq, entry, n, may_act, voluntary, False)
+    def act_reveal(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.end_activation()
+        self.convert(pc, voluntary=True)
 
-    def _legal_alpha(self, frame: tuple[Any, ...]) -> list[Action]:
+    def convert(self, blip: Piece, voluntary: bool) -> None:
+        """Replace a blip by its Genestealers; placement decisions follow."""
+        k = self.k
+        n = blip.value
+        k.note(f"{blip.id} reveals {n} ({'voluntary' if voluntary else 'involuntary'})")
+        may_act = not blip.acted and k.phase == "stealers"
+        sq, entry, held = blip.sq, blip.entry, blip.lock
+        k.used.append(n)
+        k.remove(blip)
+        if sq >= 0 and sq in k.flames:
+            k.note(f"{blip.id} burns in the flames")
+            return
+        if self.game.mission.genestealers.alpha and not k.alpha_used and n == 3:
+            # [4e] once per game a revealed "3" may be the Alpha instead: the Genestealer player decides.
+            k.stack.append(AlphaDecision(sq, entry, n, may_act, voluntary, held))
+            return
+        self.place_revealed(sq, entry, n, may_act, voluntary, False, held)
+
+    def alpha_options(self, frame: AlphaDecision) -> list[Action]:
         return [act("alpha", "yes"), act("alpha", "no")]
 
-    def _do_alpha(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, sq, entry, n, may_act, voluntary = frame
+    def answer_alpha(self, frame: AlphaDecision, a: Action) -> None:
+        sq, entry, n, may_act, voluntary = frame.square, frame.entry, frame.value, frame.may_act, frame.voluntary
         if a.args[0] == "yes":
-            self._note("the Genestealer Alpha")
-        self._place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes")
+            self.k.note("the Genestealer Alpha")
+        self.place_revealed(sq, entry, n, may_act, voluntary, a.args[0] == "yes", frame.held)
 
-    def _place_revealed(self, sq: int, entry: str, n: int, may_act: bool, voluntary: bool, alpha: bool) -> None:
+    def place_revealed(
+        self, sq: int, entry: str, n: int, may_act: bool, voluntary: bool, alpha: bool, held: bool = False
+    ) -> None:
+        """Put the Genestealers of a blip revealed on square sq, or off the board at `entry` (sq < 0: they lurk
+        there, held back this turn when the blip was)."""
         b = self.game.board
         if alpha:
             n = 1
-            self.alpha_used = True
-        room = max(0, self.model_cap - self._stealer_count())
+            self.k.alpha_used = True
+        k = self.k
+        room = max(0, self.model_cap - k.stealer_count())
         n = min(n, room)
         if n <= 0:
             return
         if sq < 0:
             for _ in range(n):
-                g = self._spawn(-1, entry, may_act, alpha)
+                g = self.spawn(-1, entry, may_act, alpha)
                 g.facing = b.entry_facing[entry]
+                g.lock = held  # [4e] reinforcements held back by a Marine near the entry keep waiting
             return
-        g = self._spawn(sq, "", may_act, alpha)
-        player = G if voluntary else M
+        g = self.spawn(sq, "", may_act, alpha)
+        player: Player = G if voluntary else M
         if n > 1:
-            self.stack.append(("put", player, sq, n - 1, may_act, voluntary))
-        self.stack.append(("hooks", g.id))
-        self.stack.append(("face", g.id, G))
+            k.stack.append(PutDecision(player, sq, n - 1, may_act, voluntary))
+        k.stack.append(AfterPlacement(g.id))
+        k.stack.append(FaceDecision(g.id, G))
 
-    def _spawn(self, sq: int, entry: str, may_act: bool, alpha: bool) -> Piece:
-        g = Piece(self._new_id("g"), "stealer")
+    def spawn(self, sq: int, entry: str, may_act: bool, alpha: bool) -> Piece:
+        g = Piece(self.k.new_id("g"), "stealer")
         g.facing = 0
         g.alpha = alpha
         g.ap = STEALER_AP if may_act else 0
         g.st = 0 if may_act else 2
         g.entry = entry
         if sq >= 0:
-            self._place(g, sq)
-        self.p[g.id] = g
+            self.k.place(g, sq)
+        self.k.add(g)
         return g
 
-    def _put_options(self, frame: tuple[Any, ...]) -> list[int]:
-        _, _player, sq, _n, _may_act, voluntary = frame
-        if self._free_square(sq) and sq not in self.flames:
+    def put_squares(self, frame: PutDecision) -> list[int]:
+        sq, voluntary = frame.square, frame.voluntary
+        k = self.k
+        if k.free_square(sq) and sq not in k.flames:
             return [sq]  # [4e] the blip's own square, freed by a kill, must be used again
         opts = []
-        for t in self._empty_adjacent(sq):
-            if voluntary and self._seen_by_marine(t):
+        for t in k.empty_adjacent(sq):
+            if voluntary and self.sight.seen_by_marine(t):
                 continue
             opts.append(t)
         return opts
 
-    def _legal_put(self, frame: tuple[Any, ...]) -> list[Action]:
-        if self._stealer_count() >= self.model_cap:
+    def put_options(self, frame: PutDecision) -> list[Action]:
+        if self.k.stealer_count() >= self.model_cap:
             return []
         b = self.game.board
-        return [act("put", b.name(t)) for t in self._put_options(frame)]
+        return [act("put", b.name(t)) for t in self.put_squares(frame)]
 
-    def _do_put(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, player, sq, n, may_act, voluntary = frame
+    def answer_put(self, frame: PutDecision, a: Action) -> None:
+        player, sq, n, may_act, voluntary = frame.side, frame.square, frame.count, frame.may_act, frame.voluntary
         t = self.game.board.parse_sq(a.args[0])
+        k = self.k
         if n > 1:
-            self.stack.append(("put", player, sq, n - 1, may_act, voluntary))
-        g = self._spawn(t, "", may_act, False)
-        self._note(f"{g.id} placed at {a.args[0]}")
-        self.stack.append(("hooks", g.id))
-        self.stack.append(("face", g.id, G))
+            k.stack.append(PutDecision(player, sq, n - 1, may_act, voluntary))
+        g = self.spawn(t, "", may_act, False)
+        k.note(f"{g.id} placed at {a.args[0]}")
+        k.stack.append(AfterPlacement(g.id))
+        k.stack.append(FaceDecision(g.id, G))
 
-    def _run_hooks(self, frame: tuple[Any, ...]) -> None:
-        g = self.p.get(frame[1])
-        if g is not None and self.phase == "stealers":
-            self.stack.append(("owq", g.id))
-            self.stack.append(("reactq", g.id))
+    def run_after_placement(self, frame: AfterPlacement) -> None:
+        k = self.k
+        g = k.p.get(frame.genestealer)
+        if g is not None and k.phase == "stealers":
+            k.stack.append(OverwatchCheck(g.id))
+            k.stack.append(ReactionCheck(g.id))
 
-    def _legal_face(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] not in self.p:
+    def face_options(self, frame: FaceDecision) -> list[Action]:
+        if frame.piece not in self.k.p:
             return []
-        return [act("face", frame[1], f) for f in FACE_NAMES]
+        return [act("face", frame.piece, f) for f in FACE_NAMES]
 
-    def _do_face(self, frame: tuple[Any, ...], a: Action) -> None:
-        pc = self.p[a.args[0]]
-        pc.facing = FACE_INDEX[a.args[1]]
-        if pc.kind == "marine":
-            self._pose_rev += 1
+    def answer_face(self, frame: FaceDecision, a: Action) -> None:
+        k = self.k
+        k.set_pose(k.p[a.args[0]], facing=FACE_INDEX[a.args[1]])

@@ -13,7 +13,6 @@ DIR_INDEX = {n: i for i, n in enumerate(DIR_NAMES)}
 FACE_NAMES = ("N", "E", "S", "W")
 FACE_INDEX = {n: i for i, n in enumerate(FACE_NAMES)}
 FACE_VEC: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
-FACE_OF_DIR = {0: 0, 2: 1, 4: 2, 6: 3}  # orthogonal direction index -> facing index
 
 # A static LOS line: None (always blocked) or a tuple of checks; an int is one square that must be clear, a
 # pair (a, b) is a corner the line passes exactly through, blocked only if both squares are obstructed.
@@ -73,8 +72,6 @@ class Board:
         self._views: dict[int, dict[int, Line]] = {}
         self._wide: dict[int, dict[int, Line]] = {}
         self._door_near: dict[int, tuple[tuple[str, int], ...]] = {}
-        self._steps: dict[int, tuple[tuple[int, int, int], ...]] = {}
-        self._steps_dir: dict[int, tuple[tuple[tuple[int, int, int], ...], ...]] = {}
         self.below_memo: dict[int, int] = {}  # square -> the square directly below it (-1: none); features.py
         self.psi_memo: dict[int, Any] = {}  # square -> what the Archivist's powers may target from it (psychic.py)
         # Pitfall random set-up: the squares each zone section offers before this game's counters (features.py)
@@ -198,31 +195,6 @@ class Board:
                         ln = lines[key0 + t] = compute(s, t)
                     if ln is not None:
                         out[t] = ln  # type: ignore[assignment]
-        return out
-
-    def steps(self, s: int, facing: int, marine: bool) -> tuple[tuple[int, int, int], ...]:
-        """(direction, square, AP before rubble) of each step from s: forward 1, back 2, sideways 1 (Marines
-        never step sideways)."""
-        key = (s * 4 + facing) * 2 + marine
-        out = self._steps.get(key)
-        if out is None:
-            fx, fy = FACE_VEC[facing]
-            res = []
-            for d, t in enumerate(self.nbr[s]):
-                dx, dy = DIR_VEC[d]
-                dot = dx * fx + dy * fy
-                if t >= 0 and not (marine and dot == 0):
-                    res.append((d, t, 2 if dot < 0 else 1))
-            out = self._steps[key] = tuple(res)
-        return out
-
-    def steps_by_dir(self, s: int, facing: int, marine: bool) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-        """steps(s, facing, marine) split by direction: entry d holds the step toward d (or nothing)."""
-        key = (s * 4 + facing) * 2 + marine
-        out = self._steps_dir.get(key)
-        if out is None:
-            all_steps = self.steps(s, facing, marine)
-            out = self._steps_dir[key] = tuple(tuple(st for st in all_steps if st[0] == d) for d in range(8))
         return out
 
     def doors_near(self, s: int, facing: int) -> tuple[tuple[str, int], ...]:

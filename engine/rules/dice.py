@@ -23,6 +23,16 @@ class Dice:
         """n dice, in the order rolled."""
         return tuple(self.d6() for _ in range(n))
 
+    def copy(self) -> Dice:
+        """Dice in the same state (the same rolls to come), independent of these."""
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        new._pending = list(self._pending)
+        return new
+
     def take(self) -> tuple[int, ...]:
         """The dice rolled since the last take(), oldest first; clears them."""
         if not self._pending:
@@ -47,6 +57,12 @@ class ScriptedDice(Dice):
         self._next += 1
         self._pending.append(value)
         return value
+
+    def copy(self) -> ScriptedDice:
+        new = super().copy()
+        assert isinstance(new, ScriptedDice)
+        new._script = list(self._script)
+        return new
 
     @property
     def remaining(self) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Container
 from typing import TYPE_CHECKING, Any
 
 from engine.rules.board import Board
@@ -24,7 +25,7 @@ class Features:
         self.rubble: dict[int, int] = {}
         self.chutes: dict[int, int] = {}
         # Squares where entering always has a consequence (a chute, a pitfall, a ladder top): with objects and
-        # flames, where a step must call MovementRules._entered (set by finish()).
+        # flames, where a step must call Movement.entered (set by finish()).
         self.on_enter: frozenset[int] = frozenset()
         # square -> ((hole square on the viewer's level, other end, diagonally-opposite square or -1, upper), ...)
         self._views: dict[int, tuple[tuple[int, int, int, int], ...]] = {}
@@ -74,21 +75,24 @@ class Features:
             out = self._hole_targets[s] = frozenset(cands)
         return out
 
-    def hole_sees(self, state: Any, m: Piece, t: int) -> bool:
-        """Pitfall LOS through holes: the viewer on or next to a hole sees the far end (and the square beyond)."""
+    def hole_sees(
+        self, b: Board, occ: Container[int], closed: Container[int], clear_line: Callable[[int, int], bool], m: Piece,
+        t: int,
+    ) -> bool:
+        """Pitfall LOS through holes: the viewer on or next to a hole sees the far end (and the square beyond);
+        occ and closed: the squares holding a piece or a closed door, clear_line(a, b): no obstacle from a to b."""
         views = self._views.get(m.sq)
         if not views:
             return False
-        b = state.game.board
         for here, there, opp, upper in views:
             if t != there and t != opp:
                 continue
-            if upper in state.occ and upper != m.sq and upper != t:
+            if upper in occ and upper != m.sq and upper != t:
                 continue  # a model in the upper square of the hole blocks the view through it (not of itself)
             if here != m.sq:
-                if not b.in_arc(m.sq, m.facing, here) or here in state.closed:
+                if not b.in_arc(m.sq, m.facing, here) or here in closed:
                     continue
-                if not state._clear_line(m.sq, here):
+                if not clear_line(m.sq, here):
                     continue
             return True
         return False
@@ -180,7 +184,7 @@ def placed_features(game: Game, placed: dict[int, int], order: list[int]) -> Fea
     for sq, below in f.pit_down.items():
         if below >= 0:
             f.pit_up[below] = sq
-    f.finish(b, str(game.options["hole_los"]), game.options["ladder_rule"] == "pitfall")
+    f.finish(b, game.opts.hole_los, game.opts.ladder_rule == "pitfall")
     return f
 
 
@@ -206,7 +210,7 @@ def draw_features(game: Game, rng: random.Random | None) -> Features:
     for s, below in f.pit_down.items():
         if below >= 0:
             f.pit_up[below] = s
-    f.finish(b, str(game.options["hole_los"]), game.options["ladder_rule"] == "pitfall")
+    f.finish(b, game.opts.hole_los, game.opts.ladder_rule == "pitfall")
     return f
 
 

@@ -2,249 +2,296 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.rules import combat as cb
 from engine.rules.actions import PASS, Action, act
+from engine.rules.decisions import (
+    ChainDecision,
+    DoorOverwatchCheck,
+    DoorOverwatchDecision,
+    OverwatchCheck,
+    OverwatchDecision,
+    SustainedCheck,
+)
+from engine.rules.kernel import GUNS, Kernel
 from engine.rules.pieces import Piece
-from engine.rules.placement import PlacementRules
+from engine.rules.sight import Sight
+from engine.rules.victory import Victory
 
 
-class FireRules(PlacementRules):
+class Fire:
     """Shooting, the heavy flamer and overwatch: targets, resolution and their decisions."""
 
-    def _shoot_targets(self, pc: Piece, only: str | None) -> list[str]:
-        res: list[str] = []
-        ms = pc.sq
-        if pc.prone or ms < 0:
-            return res  # sees nothing
-        g = self.game
-        b = g.board
-        # _sees(pc, t), unrolled (as _seer): on his level t is seen when its line in his walls-only view is
-        # clear; other levels only from a square that looks through a hole ([4e]: or down a ladder).
-        plane = b.plane
-        lvl = ms // plane
-        view = b.static_view(ms, pc.facing)
-        ignore_fire = g.fire_module and pc.ranged == "assault_cannon"
-        line_clear = self._line_clear
-        feat = self.feat
-        holes = ms in feat._views or (not g.pf_ladders and ms in feat.ladder)
-        for q in self.p.values():
-            if q.kind == "stealer" and (t := q.sq) >= 0 and (only is None or q.id == only):
-                if t // plane == lvl:
-                    line = view.get(t)
-                    if line is not None and line_clear(line, ignore_fire):
-                        res.append(q.id)
-                elif holes and self._sees(pc, t):
-                    res.append(q.id)
-        if only is None:
-            kind = b.door_kind
-            for t, did in self.closed.items():
-                if kind[did] != "door":
-                    continue
-                if t // plane == lvl:
-                    line = view.get(t)
-                    if line is not None and line_clear(line, ignore_fire):
-                        res.append(did)
-                elif holes and self._sees(pc, t):
-                    res.append(did)
+    def __init__(self, k: Kernel, sight: Sight, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.sight = sight
+        self.victory = victory
+
+    def shoot_targets(self, pc: Piece) -> list[str]:
+        """The Genestealers (in p's order), then the closed doors, Marine pc sees: what he may shoot at."""
+        k = self.k
+        view_through = self.sight.eye_squares(pc)
+        if view_through is None:
+            return []
+        view, through = view_through
+        # He can see only squares of his walls-only view and, on other levels, those beyond a hole: the Genestealers
+        # and doors on them are the only ones to ask about (most of the time there are none).
+        occ, closed = k.occ.keys(), k.closed.keys()
+        occupied = view.keys() & occ
+        doors = view.keys() & closed
+        if through:
+            occupied |= through & occ
+            doors |= through & closed
+        if not occupied and not doors:
+            return []
+        sees = self.sight.seer(pc)
+        res = [q.id for q in k.p.values() if q.kind == "stealer" and q.sq in occupied and sees(q.sq)]
+        if doors:
+            kind = self.game.board.door_kind
+            res.extend(did for t, did in k.closed.items() if t in doors and kind[did] == "door" and sees(t))
         return res
 
-    def _flame_targets(self, pc: Piece) -> list[int]:
+    def flame_targets(self, pc: Piece) -> list[int]:
         """One target square per visible section within flamer range (the first visible square found)."""
+        k = self.k
         b = self.game.board
         rng = self.game.flamer_range
-        sees = self._seer(pc)
+        sees = self.sight.seer(pc)
+        closed = k.closed
+        feat = k.feat
         if self.game.markers:
             # [2e] per-square markers: any visible square in range without a closed door, at most 2 markers.
-            return [t for t in self.feat.arc_squares(b, pc.sq, pc.facing, rng)
-                    if t not in self.closed and self.flames.get(t, 0) < 2 and sees(t)]
+            flames = k.flames
+            return [t for t in feat.arc_squares(b, pc.sq, pc.facing, rng)
+                    if t not in closed and flames.get(t, 0) < 2 and sees(t)]
         seen: dict[tuple[int, str | None], int] = {}
-        own = self._own_level_sight(pc)
-        if own is not None:
-            # The arc squares are on the Marine's level: sees(t) is t's line in his view being clear.
-            view, ignore_fire = own
-            lvl, section, closed, line_clear = pc.sq // b.plane, b.section, self.closed, self._line_clear
-            taken: set[str | None] = set()  # the sections of his level in `seen` (keyed (lvl, section) there)
-            for t in self.feat.arc_squares(b, pc.sq, pc.facing, rng):
-                sec = section[t]
-                if sec in taken or t in closed:
-                    continue
-                line = view.get(t)
-                if line is not None and line_clear(line, ignore_fire):
-                    taken.add(sec)
-                    seen[(lvl, sec)] = t
+        lvl, section = pc.sq // b.plane, b.section
+        for t in feat.arc_squares(b, pc.sq, pc.facing, rng):  # squares of his own level
+            key = (lvl, section[t])
+            if key not in seen and t not in closed and sees(t):
+                seen[key] = t
         # [PF] the flamer also fires up or down through a ladder or pitfall square (that section only)
-        for _here, there, opp, _upper in self.feat._views.get(pc.sq, ()):
+        for _here, there, opp, _upper in feat._views.get(pc.sq, ()):
             for t in (there, opp):
                 key = (t // b.plane, b.section[t]) if t >= 0 else (-1, None)
-                if t >= 0 and key not in seen and t not in self.closed and sees(t):
+                if t >= 0 and key not in seen and t not in closed and sees(t):
                     seen[key] = t
         return list(seen.values())
 
-    def _act_shoot(self, pc: Piece, a: Action, reaction: bool) -> None:
-        cost = 0 if pc.free else 1
-        self._pay(pc, cost, reaction)
-        pc.free = False
-        self._shoot(pc, a.args[1], overwatch=False)
+    def marine_shots(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A storm bolter or assault cannon shot (free right after a move or turn) at each target he sees."""
+        ranged = pc.ranged
+        if ranged in GUNS and not pc.jam and (0 if pc.free else 1) <= budget and (
+            ranged == "storm_bolter" or pc.ammo > 0
+        ):
+            pid = pc.id
+            for tid in self.shoot_targets(pc):
+                out.append(act("shoot", pid, tid))
 
-    def _shoot(self, pc: Piece, tid: str, overwatch: bool) -> None:
+    def marine_weapon(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """The heavy flamer's shots and [2e] reload; a gun's overwatch, unjam and the assault cannon's reload."""
+        opts = self.game.opts
+        orders = self.game.order_table(pc.id)
+        if pc.ranged == "heavy_flamer":
+            if budget >= 2 and pc.ammo > 0:
+                pid = pc.id
+                name = self.game.board.name
+                for t in self.flame_targets(pc):
+                    out.append(act("flame", pid, name(t)))
+            if self.game.ruleset == "classic" and budget >= 4 and pc.ammo < opts.flamer_shots:
+                out.append(orders["reload"])  # [2e] the heavy flamer reloads for 4 AP
+        elif pc.ranged in GUNS:
+            if budget >= 2 and not pc.ow:
+                out.append(orders["overwatch"])
+            if pc.jam and budget >= 1:
+                out.append(orders["unjam"])
+            if pc.ranged == "assault_cannon" and budget >= 4 and not pc.reloaded and (
+                pc.ammo < opts.assault_cannon_shots
+            ):
+                out.append(orders["reload"])
+
+    def act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 2, reaction)
+        pc.ow = True
+        pc.guard = False
+
+    def act_unjam(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 1, reaction)
+        pc.jam = False
+
+    def act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 4, reaction)
+        opts = self.game.opts
+        pc.ammo = opts.flamer_shots if pc.ranged == "heavy_flamer" else opts.assault_cannon_shots
+        pc.reloaded = pc.ranged == "assault_cannon"
+
+    def act_shoot(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 0 if pc.free else 1, reaction)
+        pc.free = False
+        self.shoot(pc, a.args[1], overwatch=False)
+
+    def shoot(self, pc: Piece, tid: str, overwatch: bool) -> None:
+        k = self.k
         g = self.game
         sustained = g.sustained_on and pc.sus == tid
         b = g.board
         if pc.ranged == "assault_cannon":
             pc.ammo -= 1
         door_sq = b.doors.get(tid)
-        target = self.p.get(tid)
+        target = k.p.get(tid)
         tsq = door_sq if door_sq is not None else (target.sq if target else -1)
-        rubble = self.feat.rubble_between(b, pc.sq, tsq) if self.feat.rubble else 0
+        feat = k.feat
+        rubble = feat.rubble_between(b, pc.sq, tsq) if feat.rubble else 0
         res = cb.ranged_attack(
-            self.dice, pc.ranged, ruleset=g.ruleset, sustained=sustained, overwatch=overwatch,
+            self.k.dice, pc.ranged, ruleset=g.ruleset, sustained=sustained, overwatch=overwatch,
             alpha=bool(target and target.alpha), rubble_piles=rubble,
             ac_reloaded=pc.reloaded,
         )
-        self._note(f"{pc.id} shoots {tid}{' (sustained)' if sustained else ''}: {'kill' if res.kill else 'miss'}")
+        k.note(f"{pc.id} shoots {tid}{' (sustained)' if sustained else ''}: {'kill' if res.kill else 'miss'}")
         if res.kill:
             if door_sq is not None:
-                self._destroy_door(tid)
+                self.destroy_door(tid)
             elif target is not None:
                 killed_sq = target.sq
-                self._kill(target, pc.id, "shot")
-                if g.options["overkill"] and pc.ranged == "storm_bolter":
+                self.victory.kill(target, pc.id, "shot")
+                if g.opts.overkill and pc.ranged == "storm_bolter":
                     need = 5 if sustained else 6
                     if sum(1 for d in res.dice if d >= need) >= 2:
-                        self._overkill(pc, killed_sq)
+                        self.overkill(pc, killed_sq)
             pc.sus = ""
         elif g.sustained_on:
-            pc.sus = tid
-            self._sus_set = True
+            k.set_sustained(pc, tid)
         if res.jam:
             pc.jam = True
-            self._note(f"{pc.id} jams")
+            k.note(f"{pc.id} jams")
         if res.explode:
-            self._explode(pc)
+            self.explode(pc)
 
-    def _overkill(self, pc: Piece, sq: int) -> None:
+    def overkill(self, pc: Piece, sq: int) -> None:
+        k = self.k
         for n in self.game.board.nbr[sq]:
-            tid = self.occ.get(n)
-            if tid is not None and self.p[tid].kind == "stealer" and self._sees(pc, n):
-                self._kill(self.p[tid], pc.id, "overkill")
+            tid = k.occ.get(n)
+            if tid is not None and k.p[tid].kind == "stealer" and self.sight.sees(pc, n):
+                self.victory.kill(k.p[tid], pc.id, "overkill")
                 return
 
-    def _explode(self, pc: Piece) -> None:
+    def explode(self, pc: Piece) -> None:
+        k = self.k
         b = self.game.board
         sq = pc.sq
-        self._note(f"{pc.id}'s assault cannon explodes")
-        self._kill(pc, None, "explosion")
+        k.note(f"{pc.id}'s assault cannon explodes")
+        self.victory.kill(pc, None, "explosion")
         for t in b.section_squares(sq):
-            tid = self.occ.get(t)
-            if tid is not None and self.dice.d6() >= 4:
-                self._kill(self.p[tid], pc.id, "explosion")
+            tid = k.occ.get(t)
+            # [4e] a die for every model and door of the section: blips are counters, not models.
+            if tid is not None and k.p[tid].kind != "blip" and k.dice.d6() >= 4:
+                self.victory.kill(k.p[tid], pc.id, "explosion")
             did = b.door_at.get(t)
-            if did is not None and self.door_state[did] != "destroyed" and b.door_kind[did] == "door":
-                if self.dice.d6() >= 4:
-                    self._destroy_door(did)
+            if did is not None and k.door_state[did] != "destroyed" and b.door_kind[did] == "door":
+                if self.k.dice.d6() >= 4:
+                    self.destroy_door(did)
 
-    def _destroy_door(self, did: str) -> None:
-        self.door_state[did] = "destroyed"
-        self.closed.pop(self.game.board.doors[did], None)
-        self._note(f"door {did} destroyed")
+    def destroy_door(self, did: str) -> None:
+        self.k.set_door(did, "destroyed")
+        self.k.note(f"door {did} destroyed")
 
-    def _act_flame(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 2, reaction)
-        b = self.game.board
+    def act_flame(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
+        k.pay(pc, 2, reaction)
+        game = self.game
+        b = game.board
         t = b.parse_sq(a.args[1])
-        if self.game.markers:
-            self._flame_marker(pc, t)
+        if game.markers:
+            self.flame_marker(pc, t)
             return
         pc.ammo -= 1
-        area = self._flame_area(t)
-        if self.game.fire_module:
+        area = self.flame_area(t)
+        if game.fire_module:
             # [AE-F] fire counters fall through pitfalls and ladder tops to the level below, never upward.
-            feat = self.feat
+            feat = k.feat
             below = [feat.pit_down[sq] if sq in feat.pit_down else feat.ladder[sq]
                      for sq in area if sq in feat.pit_down or sq in feat.ladder_top]
             area = sorted(set(area) | {sq for sq in below if sq >= 0})
         # [AE-F] each counter is a layer for one turn; fire that lasts longer is stacked, and new fire on old
         # fire keeps the longer of the two.
-        layers = int(self.game.options["fire_turns"]) if self.game.fire_module else 1  # type: ignore[call-overload]
+        k.lay_flames(area, game.opts.fire_turns if game.fire_module else 1)
+        k.mark_flamed(t)
+        k.note(f"{pc.id} flames {b.name(t)} ({len(area)} squares)")
         for sq in area:
-            self.flames[sq] = max(self.flames.get(sq, 0), layers)
-        self.flamed_sections[(t // b.plane, b.section[t] or "")] = 1
-        self._vic_rev += 1
-        self._note(f"{pc.id} flames {b.name(t)} ({len(area)} squares)")
-        for sq in area:
-            tid = self.occ.get(sq)
+            tid = k.occ.get(sq)
             if tid is not None:
-                self._burn(self.p[tid], pc.id)
+                self.burn(k.p[tid], pc.id)
 
-    def _flame_marker(self, pc: Piece, t: int) -> None:
+    def flame_marker(self, pc: Piece, t: int) -> None:
         """[2e] one flamer marker on t (a shot may chain more on adjacent squares: the "chain" decision)."""
+        k = self.k
         pc.ammo -= 1
-        self.flames[t] = self.flames.get(t, 0) + 1
-        self.flamed_sections[(t // self.game.board.plane, self.game.board.section[t] or "")] = 1
-        self._vic_rev += 1
-        self._note(f"{pc.id} flames {self.game.board.name(t)}")
-        tid = self.occ.get(t)
+        k.add_flame_marker(t)
+        k.mark_flamed(t)
+        k.note(f"{pc.id} flames {self.game.board.name(t)}")
+        tid = k.occ.get(t)
         if tid is not None:
-            self._burn(self.p[tid], pc.id)
-        if pc.id in self.p and pc.ammo > 0:
-            self.stack.append(("chain", pc.id, t))
+            self.burn(k.p[tid], pc.id)
+        if pc.id in k.p and pc.ammo > 0:
+            k.stack.append(ChainDecision(pc.id, t))
 
-    def _legal_chain(self, frame: tuple[Any, ...]) -> list[Action]:
-        pc = self.p.get(frame[1])
+    def chain_options(self, frame: ChainDecision) -> list[Action]:
+        pc = self.k.p.get(frame.marine)
         if pc is None or pc.ammo <= 0:
             return []
         b = self.game.board
-        near = {*b.nbr[frame[2]], frame[2]}  # the next marker goes next to the last, or stacks on it
-        out = [act("flame", pc.id, b.name(t)) for t in self._flame_targets(pc) if t in near]
+        near = {*b.nbr[frame.square], frame.square}  # the next marker goes next to the last, or stacks on it
+        out = [act("flame", pc.id, b.name(t)) for t in self.flame_targets(pc) if t in near]
         return [*out, PASS] if out else []
 
-    def _do_chain(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_chain(self, frame: ChainDecision, a: Action) -> None:
         if a.verb == "flame":
-            self._flame_marker(self.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
+            self.flame_marker(self.k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
 
-    def _burn(self, q: Piece, killer: str | None) -> None:
+    def burn(self, q: Piece, killer: str | None) -> None:
         """A model or blip caught in flames: 4e 2+ (classic: dies unless 6); [AE-F] Marines die on 3+."""
         if self.game.fire_module and q.kind == "marine":
-            killed = self.dice.d6() >= 3
+            killed = self.k.dice.d6() >= 3
         else:
-            _die, killed = cb.flamer_attack(self.dice, ruleset=self.game.ruleset, alpha=q.alpha)
+            _die, killed = cb.flamer_attack(self.k.dice, ruleset=self.game.ruleset, alpha=q.alpha)
         if killed:
-            self._kill(q, killer, "flamed")
+            self.victory.kill(q, killer, "flamed")
 
-    def _flame_area(self, t: int) -> list[int]:
+    def flame_area(self, t: int) -> list[int]:
         """The flamed squares: t's section, not past closed doors."""
         b = self.game.board
+        closed = self.k.closed
         sec = b.section[t]
         seen = {t: None}
         todo = [t]
         while todo:
             s = todo.pop()
             for n in b.nbr[s]:
-                if n >= 0 and n not in seen and b.section[n] == sec and n not in self.closed:
+                if n >= 0 and n not in seen and b.section[n] == sec and n not in closed:
                     seen[n] = None
                     todo.append(n)
         return sorted(seen)
 
-    def _run_susq(self, frame: tuple[Any, ...]) -> None:
+    def run_sustained_check(self, frame: SustainedCheck) -> None:
         """Sustained fire is lost when another Genestealer acts or the shooter loses LOS to the target."""
-        p = self.p
-        g = p.get(frame[1])
+        p = self.k.p
+        gid = frame.genestealer
+        g = p.get(gid)
         doors = self.game.board.doors
         for mid in self.game.marine_ids:  # the Marines in p (only ever the mission's squad)
             m = p.get(mid)
             if m is not None and m.kind == "marine" and m.sus and m.sus not in doors:
-                if m.sus != frame[1] or g is None or not self._sees(m, g.sq):
+                if m.sus != gid or g is None or not self.sight.sees(m, g.sq):
                     m.sus = ""
 
-    def _run_owq(self, frame: tuple[Any, ...]) -> None:
-        g = self.p.get(frame[1])
+    def run_overwatch_check(self, frame: OverwatchCheck) -> None:
+        k = self.k
+        p = k.p
+        g = p.get(frame.genestealer)
         if g is None or g.sq < 0:
             return
         b = self.game.board
         rng = self.game.ow_range
-        p = self.p
         shooters: list[str] = []
         # The Marines in p's order: they are the mission's squad, created in squad order and never re-added.
         for mid in self.game.marine_ids:
@@ -253,60 +300,61 @@ class FireRules(PlacementRules):
                 continue
             if m.kind == "marine" and not m.jam and m.sq >= 0 and (m.ranged != "assault_cannon" or m.ammo > 0) and (
                 m.sq // b.plane != g.sq // b.plane or b.rng(m.sq, g.sq) <= rng
-            ) and self._sees(m, g.sq):
+            ) and self.sight.sees(m, g.sq):
                 shooters.append(m.id)
         if shooters:
-            self.stack.append(("ow", g.id, tuple(shooters), ()))
+            k.stack.append(OverwatchDecision(g.id, tuple(shooters), ()))
 
-    def _legal_ow(self, frame: tuple[Any, ...]) -> list[Action]:
-        _, _gid, remaining, _declared = frame
-        mid = remaining[0]
-        if self.game.options["overwatch_compulsory"]:
+    def overwatch_options(self, frame: OverwatchDecision) -> list[Action]:
+        mid = frame.remaining[0]
+        if self.game.opts.overwatch_compulsory:
             return [act("fire", mid)]
         return [act("fire", mid), act("hold", mid)]
 
-    def _do_ow(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, gid, remaining, declared = frame
+    def answer_overwatch(self, frame: OverwatchDecision, a: Action) -> None:
+        gid, remaining, declared = frame.genestealer, frame.remaining, frame.declared
         if a.verb == "fire":
             declared = (*declared, a.args[0])
         remaining = remaining[1:]
+        p = self.k.p
         if remaining:
-            self.stack.append(("ow", gid, remaining, declared))
+            self.k.stack.append(OverwatchDecision(gid, remaining, declared))
             return
         for mid in declared:
-            m, g = self.p.get(mid), self.p.get(gid)
+            m, g = p.get(mid), p.get(gid)
             if m is None or g is None:
                 break
-            self._shoot(m, gid, overwatch=True)
+            self.shoot(m, gid, overwatch=True)
 
-    def _run_owdoorq(self, frame: tuple[Any, ...]) -> None:
-        did = frame[1]
+    def run_door_overwatch_check(self, frame: DoorOverwatchCheck) -> None:
+        k = self.k
+        did = frame.door
         b = self.game.board
         t = b.doors[did]
-        if self.door_state.get(did) != "closed":
+        if k.door_state.get(did) != "closed":
             return
         shooters = tuple(
-            m.id for m in self.p.values()
+            m.id for m in k.p.values()
             if m.kind == "marine" and m.ow and not m.jam and m.sq >= 0
             and m.ranged in ("storm_bolter", "assault_cannon")
-            and m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= self.game.ow_range and self._sees(m, t)
+            and m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= self.game.ow_range and self.sight.sees(m, t)
         )
         if shooters:
-            self.stack.append(("owdoor", did, shooters, ()))
+            k.stack.append(DoorOverwatchDecision(did, shooters, ()))
 
-    def _legal_owdoor(self, frame: tuple[Any, ...]) -> list[Action]:
-        mid = frame[2][0]
+    def door_overwatch_options(self, frame: DoorOverwatchDecision) -> list[Action]:
+        mid = frame.remaining[0]
         return [act("fire", mid), act("hold", mid)]
 
-    def _do_owdoor(self, frame: tuple[Any, ...], a: Action) -> None:
-        _, did, remaining, declared = frame
+    def answer_door_overwatch(self, frame: DoorOverwatchDecision, a: Action) -> None:
+        did, remaining, declared = frame.door, frame.remaining, frame.declared
         if a.verb == "fire":
             declared = (*declared, a.args[0])
         if remaining[1:]:
-            self.stack.append(("owdoor", did, remaining[1:], declared))
+            self.k.stack.append(DoorOverwatchDecision(did, remaining[1:], declared))
             return
         for mid in declared:
-            m = self.p.get(mid)
-            if m is None or self.door_state.get(did) != "closed":
+            m = self.k.p.get(mid)
+            if m is None or self.k.door_state.get(did) != "closed":
                 break
-            self._shoot(m, did, overwatch=True)
+            self.shoot(m, did, overwatch=True)

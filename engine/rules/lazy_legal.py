@@ -27,12 +27,12 @@ class LegalActions(Sequence[Action]):
 
     def __init__(self, state: GameState) -> None:
         self._state = state
-        self._version = state.version
+        self._version = state.k.version
         self._all: list[Action] | None = None
 
     def _check(self) -> GameState:
         st = self._state
-        if st.version != self._version:
+        if st.k.version != self._version:
             raise StaleLegalActionsError("the game has moved on since these legal actions were listed")
         return st
 
@@ -43,20 +43,18 @@ class LegalActions(Sequence[Action]):
             lst = self._all = st.legal_actions()
         return lst
 
-    def of(self, pid: str) -> list[Action]:
-        """The legal actions of piece `pid` (in list order)."""
+    def of(self, pid: str, verb: str | None = None) -> list[Action]:
+        """The legal actions of piece `pid` (with `verb`: only those), in list order (GameState.legal_actions_of)."""
         st = self._state
-        if st.version != self._version:
+        if st.k.version != self._version:
             self._check()  # raises
-        if self._all is not None:
-            return [a for a in self._all if a.actor == pid]
-        return st.legal_actions_of(pid)
+        return st.legal_actions_of(pid, verb)
 
     def __contains__(self, a: object) -> bool:
         if not isinstance(a, Action):
             return False
         st = self._state
-        if st.version != self._version:
+        if st.k.version != self._version:
             self._check()  # raises
         if self._all is not None:
             return a in self._all
@@ -79,9 +77,10 @@ class LegalActions(Sequence[Action]):
 
     def __bool__(self) -> bool:
         st = self._state
-        if st.version != self._version:
+        if st.k.version != self._version:
             self._check()  # raises
-        if self._all is None and st.result_ is None and not st.stack:
+        k = st.k
+        if self._all is None and k.result is None and not k.stack:
             return True  # an action phase always offers `pass`
         return bool(self._list())
 

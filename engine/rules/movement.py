@@ -2,319 +2,341 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.rules.actions import PASS, Action, act
-from engine.rules.board import DIR_INDEX, DIR_VEC, FACE_INDEX, FACE_VEC
-from engine.rules.fire import FireRules
+from engine.rules.board import DIR_INDEX, FACE_INDEX
+from engine.rules.decisions import (
+    CONVERSION_CHECK,
+    DoorOverwatchCheck,
+    FaceDecision,
+    LandOnEmpty,
+    RetreatDecision,
+    ScuttleDecision,
+    ShoveDecision,
+)
+from engine.rules.fire import Fire
+from engine.rules.kernel import G, Kernel, M
 from engine.rules.pieces import Piece
-from engine.rules.state_core import G, M
+from engine.rules.sight import Sight
+from engine.rules.victory import Victory
 
 
-class MovementRules(FireRules):
+class Movement:
     """Movement and doors: steps, turns, holes, ladders, falls and the landing decisions."""
 
-    def _diag_ok(self, s: int, d: int) -> bool:
-        if d % 2 == 0:
-            return True
-        nb = self.game.board.nbr[s]
-        o1, o2 = nb[d - 1], nb[(d + 1) % 8]
-        b1 = o1 < 0 or o1 in self.occ or o1 in self.closed
-        b2 = o2 < 0 or o2 in self.occ or o2 in self.closed
-        return not (b1 and b2)
+    def __init__(self, k: Kernel, sight: Sight, fire: Fire, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.sight = sight
+        self.fire = fire
+        self.victory = victory
 
-    def _step_cost(self, pc: Piece, d: int, t: int) -> int | None:
-        if pc.kind == "blip":
-            cost = 1
+    def can_enter(self, pc: Piece, t: int) -> bool:
+        """Piece pc may enter square t: free (no piece, closed door or barrier), no flames unless it already
+        stands in them ([4e]); a blip never onto an object, next to a Marine or into a Marine's sight."""
+        k = self.k
+        if not k.free_square(t):
+            return False
+        if t in k.flames and not k.flames_open_to(pc):
+            return False
+        return pc.kind != "blip" or (t not in k.obj_at and self.sight.hidden_from_marines(t))
+
+    # -- what a piece may do: the parts of the legal-action generators (legal.py) --------------------------------
+    def steps(self, pc: Piece, budget: int, out: list[Action], toward: int) -> None:
+        """The moves of piece pc (toward that direction only, or all when `toward` < 0): a Genestealer may end each
+        with a quarter turn; a jump into a pitfall may be declared on entering it."""
+        k = self.k
+        s = pc.sq
+        kind = pc.kind
+        game = self.game
+        if toward < 0:
+            steps = game.steps(s, pc.facing, kind)
         else:
-            dx, dy = DIR_VEC[d]
-            fx, fy = FACE_VEC[pc.facing]
-            dot = dx * fx + dy * fy
-            if dot > 0:
-                cost = 1
-            elif dot < 0:
-                cost = 2
-            elif pc.kind == "marine":
-                return None
+            steps = game.steps_toward(s, pc.facing, kind, toward)
+        tab = game._moves.get(pc.id) or game.move_table(pc.id)
+        feat = k.feat
+        rubble, pits = feat.rubble, feat.pit_down
+        can_enter = self.can_enter
+        for d, t, cost in steps:
+            if t in rubble:
+                cost += 1
+            if cost > budget or (d & 1 and not k.diag_ok(s, d)) or not can_enter(pc, t):
+                continue
+            i = d * 6
+            if kind == "marine":
+                out.append(tab[i])
+                if t in pits:
+                    out.append(tab[i + 5])  # a Marine may jump into any pitfall he enters
+                continue
+            if kind == "stealer":
+                f0 = pc.facing
+                out += (tab[i], tab[i + (f0 + 1) % 4 + 1], tab[i + (f0 + 3) % 4 + 1])  # ahead, right, left
             else:
-                cost = 1
-        if t in self.feat.rubble:
-            cost += 1
-        return cost
+                out.append(tab[i])
+            below = pits.get(t, -1)
+            if below >= 0 and can_enter(pc, below):
+                out.append(tab[i + 5])  # jump straight through, declared on entering (no extra AP)
 
-    def _can_enter(self, pc: Piece, t: int) -> bool:
-        if t < 0 or t in self.occ or t in self.closed or t in self.barriers:
-            return False
-        if t in self.flames and (pc.sq not in self.flames or self.game.fire_module or self.game.markers):
-            return False
-        if pc.kind == "blip":
-            if t in self.obj_at or self._adjacent_to_marine(t) or self._seen_by_marine(t):
-                return False
-        return True
+    def turns(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        turns = self.game.turn_table(pc.id)
+        turn_cost = self.k.turn_cost
+        for f in range(4):
+            if f != pc.facing and turn_cost(pc, f) <= budget:
+                out.append(turns[f])
 
-    def _door_actions(self, pc: Piece, budget: int, out: list[Action]) -> None:
+    def door_actions(self, pc: Piece, budget: int, out: list[Action]) -> None:
         if budget < 1:
             return
-        for did, t in self.game.board.doors_near(pc.sq, -1 if pc.kind == "blip" else pc.facing):
-            state = self.door_state[did]
+        k = self.k
+        b = self.game.board
+        for did, t in b.doors_near(pc.sq, -1 if pc.kind == "blip" else pc.facing):
+            state = k.door_state[did]
             if state == "closed":
-                if t not in self.flames and self.game.board.door_kind[did] == "door":
+                if b.door_kind[did] == "door" and not self.flames_hold(t):
                     out.append(act("open", pc.id, did))
-            elif state == "open" and t not in self.occ and t not in self.obj_at and t not in self.flames:
+            elif state == "open" and t not in k.occ and t not in k.obj_at and t not in k.flames:
                 out.append(act("close", pc.id, did))
 
-    def _hole_moves(self, pc: Piece, budget: int, out: list[Action]) -> None:
-        feat = self.feat
+    def flames_hold(self, t: int) -> bool:
+        """The closed door on square t borders flames: [4e] it cannot be opened (from either side) until they are
+        removed (they stop at the door, which is not flamed itself)."""
+        flames = self.k.flames
+        if not flames:
+            return False
+        nb = self.game.board.nbr[t]
+        return t in flames or nb[0] in flames or nb[2] in flames or nb[4] in flames or nb[6] in flames
+
+    def hole_moves(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A Genestealer's or blip's climb (ladder, or up a pitfall from below) and jump down a hole."""
+        feat = self.k.feat
         s = pc.sq
         if s in feat.ladder:
             other = feat.ladder[s]
             cost = 2 if self.game.pf_ladders else 1
-            if cost <= budget and self._can_enter(pc, other):
+            if cost <= budget and self.can_enter(pc, other):
                 out.append(act("climb", pc.id))
-        elif s in feat.pit_up and budget >= 3 and self._can_enter(pc, feat.pit_up[s]):
+        elif s in feat.pit_up and budget >= 3 and self.can_enter(pc, feat.pit_up[s]):
             out.append(act("climb", pc.id))
         if budget >= 1:
             below = feat.pit_down.get(s)
             if below is None and self.game.pf_ladders and s in feat.ladder_top:
                 below = feat.ladder[s]
-            if below is not None and below >= 0 and self._can_enter(pc, below):
+            if below is not None and below >= 0 and self.can_enter(pc, below):
                 out.append(act("jump", pc.id))
 
-    def _act_move(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def enter(self, pc: Piece, out: list[Action]) -> None:
+        """A lurking blip or Genestealer steps onto its entry area's square (not while held back this turn)."""
+        if not pc.lock and self.can_enter(pc, self.game.board.entries[pc.entry]):
+            out.append(act("enter", pc.id))
+
+    def marine_exit(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        if budget >= 1 and pc.sq in self.game.board.exit_at:
+            out.append(self.game.order_table(pc.id)["exit"])
+
+    def marine_climb(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A Marine climbs his ladder (2 AP) to a free other end without flames."""
+        k = self.k
+        other = k.feat.ladder.get(pc.sq)
+        if other is not None and budget >= 2 and k.free_square(other) and other not in k.flames:
+            out.append(self.game.order_table(pc.id)["climb"])
+
+    def marine_jump(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A Marine jumps down the pitfall he stands on ([PF] or a ladder hole) for 1 AP."""
+        feat = self.k.feat
+        s = pc.sq
+        if budget >= 1 and (s in feat.pit_down or (s in feat.ladder_top and self.game.pf_ladders)):
+            out.append(self.game.order_table(pc.id)["jump"])
+
+    def marine_carry(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """Drop what he carries (free), or give it (1 AP) to the Marine in front who carries nothing."""
+        if not pc.carry:
+            return
+        k = self.k
+        out.append(self.game.order_table(pc.id)["drop"])
+        t = k.front(pc)
+        if budget >= 1 and t >= 0:
+            oid = k.occ.get(t)
+            if oid is not None and k.p[oid].kind == "marine" and not k.p[oid].carry:
+                out.append(act("give", pc.id, oid))
+
+    # -- applying moves -------------------------------------------------------------------------------------
+    def act_move(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
         args = a.args
         d = DIR_INDEX[args[1]]
-        s = pc.sq
-        t = self.game.board.nbr[s][d]
-        kind = pc.kind
-        if kind != "marine":
-            # A Genestealer's or blip's step (most actions of a game): _step_cost, _pay and _relocate inlined for
-            # them (_pay takes no CP from them, reaction or not), and _entered called only when t holds something
-            # it acts on (an object, a chute, flames, a hole or a ladder top).
-            feat = self.feat
-            if kind == "blip":
-                cost = 1
-            else:
-                dx, dy = DIR_VEC[d]
-                fx, fy = FACE_VEC[pc.facing]
-                cost = 2 if dx * fx + dy * fy < 0 else 1
-            if t in feat.rubble:
-                cost += 1
-            if pc.st == 0:
-                self._end_activation()
-                pc.st = 1
-                self.active = pc.id
-            pc.ap -= cost
-            pc.acted = True
-            occ = self.occ
-            if s >= 0:
-                del occ[s]
-            pc.sq = t
-            occ[t] = pc.id
-            self._blip_rev += 1  # as _relocate
-            traffic = self.traffic
-            traffic[t] = traffic.get(t, 0) + 1
-            if pc.carry:
-                self._vic_rev += 1  # as _relocate
-            extra = args[2] if len(args) > 2 else None
-            if kind == "stealer" and extra is not None and extra != "jump":
-                pc.facing = FACE_INDEX[extra]
-            if t in feat.on_enter or t in self.obj_at or t in self.flames:
-                self._entered(pc, t, jump=extra == "jump")
-            return
-        if pc.kind == "blip":
-            cost = 2 if t in self.feat.rubble else 1  # _step_cost for a blip (any direction 1, rubble +1)
-        else:
-            cost = self._step_cost(pc, d, t) or 0
-        self._pay(pc, cost, reaction)
-        self._relocate(pc, t)
-        extra = a.args[2] if len(a.args) > 2 else None
+        t = self.game.board.nbr[pc.sq][d]
+        k.pay(pc, k.step_cost(pc, d, t) or 0, reaction)
+        k.move(pc, t)
+        extra = args[2] if len(args) > 2 else None
         if pc.kind == "marine":
             pc.free = True
         elif pc.kind == "stealer" and extra is not None and extra != "jump":
-            pc.facing = FACE_INDEX[extra]
-        self._entered(pc, t, jump=extra == "jump")
+            k.set_pose(pc, facing=FACE_INDEX[extra])
+        if t in k.feat.on_enter or t in k.obj_at or t in k.flames:  # (most squares hold nothing that acts)
+            self.entered(pc, t, jump=extra == "jump")
 
-    def _entered(self, pc: Piece, t: int, jump: bool = False) -> None:
+    def entered(self, pc: Piece, t: int, jump: bool = False) -> None:
         """Consequences of entering a square: objects, chute, flames, pitfalls."""
-        feat = self.feat
-        if t in self.obj_at and pc.kind != "blip" and not pc.carry:
-            pc.carry = self.obj_at.pop(t)
-            self._vic_rev += 1
-            self._note(f"{pc.id} picks up {pc.carry}")
+        k = self.k
+        feat = k.feat
+        if t in k.obj_at and pc.kind != "blip" and not pc.carry:
+            k.pick_up(pc, t)
+            k.note(f"{pc.id} picks up {pc.carry}")
         if t in feat.chutes:
-            self._remove(pc, escaped="chute")
+            self.victory.take_off(pc, "chute")
             return
-        if t in self.flames:
-            self._burn(pc, None)
-            if pc.id not in self.p:
+        if t in k.flames:
+            self.fire.burn(pc, None)
+            if pc.id not in k.p:
                 return
         if t in feat.pit_down:
             if jump:
-                self._drop(pc, t)
+                self.drop(pc, t)
             elif pc.kind == "marine":
-                if self.dice.d6() == 1:
-                    self._note(f"{pc.id} falls")
-                    self._drop(pc, t)
+                if self.k.dice.d6() == 1:
+                    k.note(f"{pc.id} falls")
+                    self.drop(pc, t)
         elif t in feat.ladder_top and pc.kind == "marine" and not self.game.pf_ladders:
-            if self.dice.d6() == 1:
-                self._note(f"{pc.id} falls from the ladder")
+            if self.k.dice.d6() == 1:
+                k.note(f"{pc.id} falls from the ladder")
                 pc.ap = 0
-                self._drop(pc, t, ladder_fall=True)
+                self.drop(pc, t, ladder_fall=True)
         elif jump and t in feat.ladder_top:
-            self._drop(pc, t)
+            self.drop(pc, t)
 
-    def _drop(self, pc: Piece, t: int, ladder_fall: bool = False) -> None:
+    def drop(self, pc: Piece, t: int, ladder_fall: bool = False) -> None:
         """pc goes down the hole at t (fall or jump)."""
-        below = self.feat.pit_down.get(t)
+        k = self.k
+        feat = k.feat
+        below = feat.pit_down.get(t)
         if below is None:
-            below = self.feat.ladder.get(t, -1)
+            below = feat.ladder.get(t, -1)
         if pc.kind != "marine":
-            if below < 0 or not self._free_square(below):
+            if below < 0 or not k.free_square(below):
                 return
-            self._relocate(pc, below)
+            k.move(pc, below)
             if pc.kind == "stealer":
-                self.stack.append(("face", pc.id, G))
+                k.stack.append(FaceDecision(pc.id, G))
             return
         if below < 0:
-            self._kill(pc, None, "bottomless fall")
+            self.victory.kill(pc, None, "bottomless fall")
             return
-        del self.occ[pc.sq]
-        pc.sq = -2  # in the air
-        self._pose_rev += 1
-        if pc.carry:
-            self._vic_rev += 1
+        k.lift(pc)
         if ladder_fall:
             # [4e] falling from a ladder top: any model below dies; the Marine keeps his facing.
-            occupant = self.occ.get(below)
+            occupant = k.occ.get(below)
             if occupant is not None:
-                self._kill(self.p[occupant], pc.id, "crushed")
-            self._place(pc, below)
+                self.victory.kill(k.p[occupant], pc.id, "crushed")
+            k.place(pc, below)
             return
-        self._land(pc, below)
+        self.land(pc, below)
 
-    def _land(self, pc: Piece, below: int) -> None:
-        occupant = self.occ.get(below)
-        advanced = self.game.options["falling_table"] == "advanced"
-        if advanced:
+    def land(self, pc: Piece, below: int) -> None:
+        k = self.k
+        occupant = k.occ.get(below)
+        if self.game.opts.falling_table == "advanced":
             if occupant is not None:
-                self._kill(self.p[occupant], pc.id, "landed on")
-            r = self.dice.d6()
+                self.victory.kill(k.p[occupant], pc.id, "landed on")
+            r = self.k.dice.d6()
+            k.place(pc, below)
             if r == 1:
-                self._place(pc, below)
-                self._kill(pc, None, "fall")
+                self.victory.kill(pc, None, "fall")
                 return
-            self._place(pc, below)
             if r <= 5:
-                pc.prone = True
-                self._pose_rev += 1
-                self._note(f"{pc.id} lands prone")
+                k.set_pose(pc, prone=True)
+                k.note(f"{pc.id} lands prone")
             else:
-                self.stack.append(("face", pc.id, G))
+                k.stack.append(FaceDecision(pc.id, G))
             return
         if occupant is None:
-            self._land_empty(pc, below)
+            self.land_empty(pc, below)
             return
-        q = self.p[occupant]
+        q = k.p[occupant]
         if q.kind != "marine":
-            r = self.dice.d6()
-            opts = self._empty_adjacent(below)
+            r = self.k.dice.d6()
+            opts = k.empty_adjacent(below)
             if r >= 3 and opts and q.kind == "stealer":
-                self.stack.append(("landempty", pc.id, below))
-                self.stack.append(("scuttle", q.id, tuple(opts)))
+                k.stack.append(LandOnEmpty(pc.id, below))
+                k.stack.append(ScuttleDecision(q.id, tuple(opts)))
                 return
-            self._kill(q, pc.id, "landed on")
-            self._place(pc, below)
-            pc.prone = True
-            self._pose_rev += 1
+            self.victory.kill(q, pc.id, "landed on")
+            k.place(pc, below)
+            k.set_pose(pc, prone=True)
             return
-        r = self.dice.d6()
+        r = self.k.dice.d6()
         if r <= 3:
-            self._kill(q, None, "landed on")
-            self._place(pc, below)
-            pc.prone = True
-            self._pose_rev += 1
+            self.victory.kill(q, None, "landed on")
+            k.place(pc, below)
+            k.set_pose(pc, prone=True)
             return
-        q.prone = True
         q.ow = False
-        self._pose_rev += 1
-        opts = self._empty_adjacent(below)
+        k.set_pose(q, prone=True)
+        opts = k.empty_adjacent(below)
         if not opts:
-            self._kill(pc, None, "fall")
+            self.victory.kill(pc, None, "fall")
             return
         pc.prone = True  # pc is in the air (off the board): not a pose until shoved down
-        self.stack.append(("shove", pc.id, tuple(opts)))
+        k.stack.append(ShoveDecision(pc.id, tuple(opts)))
 
-    def _land_empty(self, pc: Piece, below: int) -> None:
-        self._place(pc, below)
-        r = self.dice.d6()
+    def land_empty(self, pc: Piece, below: int) -> None:
+        k = self.k
+        k.place(pc, below)
+        r = self.k.dice.d6()
         if r <= 4:
-            pc.prone = True
             pc.ow = False
-            self._pose_rev += 1
-            self._note(f"{pc.id} lands prone")
+            k.set_pose(pc, prone=True)
+            k.note(f"{pc.id} lands prone")
         else:
-            self.stack.append(("face", pc.id, M))
+            k.stack.append(FaceDecision(pc.id, M))
 
-    def _run_landempty(self, frame: tuple[Any, ...]) -> None:
-        pc = self.p.get(frame[1])
+    def run_land_on_empty(self, frame: LandOnEmpty) -> None:
+        pc = self.k.p.get(frame.marine)
         if pc is not None:
-            self._land_empty(pc, frame[2])
+            self.land_empty(pc, frame.square)
 
-    def _act_turn(self, pc: Piece, a: Action, reaction: bool) -> None:
+    def act_turn(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
         f = FACE_INDEX[a.args[1]]
-        if pc.kind == "stealer":
-            cost = self._stealer_turn_cost(pc, f)
-            pc.free = cost == 0
-        else:
-            cost = 2 if (f - pc.facing) % 4 == 2 else 1
-            pc.free = True
-        self._pay(pc, cost, reaction)
-        pc.facing = f
-        if pc.kind == "marine":
-            self._pose_rev += 1
+        cost = k.turn_cost(pc, f)
+        # A Marine's turn earns a free shot; a Genestealer's free quarter turn ([2e]) is had once between two paid
+        # actions.
+        pc.free = pc.kind == "marine" or cost == 0
+        k.pay(pc, cost, reaction)
+        k.set_pose(pc, facing=f)
 
-    def _stealer_turn_cost(self, pc: Piece, f: int) -> int:
-        """[4e] 1 AP; [2e] 90° is free (once between two paid actions, so no endless spinning), 180° 1 AP."""
-        if self.game.ruleset == "classic" and (f - pc.facing) % 4 != 2 and not pc.free:
-            return 0
-        return 1
+    def act_stand(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 2, reaction)
+        self.k.set_pose(pc, facing=FACE_INDEX[a.args[1]], prone=False)
 
-    def _act_stand(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 2, reaction)
-        pc.prone = False
-        pc.facing = FACE_INDEX[a.args[1]]
-        self._pose_rev += 1
+    def act_open(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 1, reaction)
+        self.k.set_door(a.args[1], "open")
 
-    def _act_open(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
+    def act_close(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
+        k.pay(pc, 1, reaction)
         did = a.args[1]
-        self.door_state[did] = "open"
-        del self.closed[self.game.board.doors[did]]
+        k.set_door(did, "closed")
+        if k.phase == "stealers" and pc.kind != "marine":
+            k.stack.append(DoorOverwatchCheck(did))
 
-    def _act_close(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
-        did = a.args[1]
-        self.door_state[did] = "closed"
-        t = self.game.board.doors[did]
-        self.closed[t] = did
-        if self.phase == "stealers" and pc.kind != "marine":
-            self.stack.append(("owdoorq", did))
+    def act_exit(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 1, reaction)
+        self.victory.take_off(pc, "exit")
 
-    def _act_exit(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
-        self._remove(pc, escaped="exit")
-
-    def _act_enter(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
-        t = self.game.board.entries[pc.entry]
+    def act_enter(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
+        k.pay(pc, 1, reaction)
+        b = self.game.board
+        t = b.entries[pc.entry]
         if pc.kind == "stealer":
-            pc.facing = self.game.board.entry_facing[pc.entry]
+            pc.facing = b.entry_facing[pc.entry]
         pc.entry = ""
-        self._relocate(pc, t)
-        self._entered(pc, t)
+        k.move(pc, t)
+        self.entered(pc, t)
 
-    def _act_climb(self, pc: Piece, a: Action, reaction: bool) -> None:
-        feat = self.feat
+    def act_climb(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
+        feat = k.feat
         s = pc.sq
         if s in feat.ladder:
             t = feat.ladder[s]
@@ -322,51 +344,65 @@ class MovementRules(FireRules):
         else:
             t = feat.pit_up[s]
             cost = 3
-        self._pay(pc, cost, reaction)
-        self._relocate(pc, t)
+        k.pay(pc, cost, reaction)
+        k.move(pc, t)
         if pc.kind == "stealer":
-            self.stack.append(("face", pc.id, G))
+            k.stack.append(FaceDecision(pc.id, G))
         elif pc.kind == "marine" and self.game.pf_ladders:
-            self.stack.append(("face", pc.id, M))
-        if pc.kind == "marine" and t in feat.ladder_top and not self.game.pf_ladders and self.dice.d6() == 1:
-            self._note(f"{pc.id} falls from the ladder")
+            k.stack.append(FaceDecision(pc.id, M))
+        if pc.kind == "marine" and t in feat.ladder_top and not self.game.pf_ladders and self.k.dice.d6() == 1:
+            k.note(f"{pc.id} falls from the ladder")
             pc.ap = 0
-            self._drop(pc, t, ladder_fall=True)
-        elif t in self.obj_at and pc.kind != "blip" and not pc.carry:
-            pc.carry = self.obj_at.pop(t)
-            self._vic_rev += 1
+            self.drop(pc, t, ladder_fall=True)
+        elif t in k.obj_at and pc.kind != "blip" and not pc.carry:
+            k.pick_up(pc, t)
 
-    def _act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self._pay(pc, 1, reaction)
-        self._drop(pc, pc.sq)
+    def act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:
+        self.k.pay(pc, 1, reaction)
+        self.drop(pc, pc.sq)
 
-    def _legal_retreat(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] not in self.p:
+    def act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
+        if pc.sq not in k.obj_at:
+            k.note(f"{pc.id} drops {pc.carry}")
+            k.drop_object(pc)
+
+    def act_give(self, pc: Piece, a: Action, reaction: bool) -> None:
+        k = self.k
+        k.pay(pc, 1, reaction)
+        k.give_object(pc, k.p[a.args[1]])
+
+    def retreat_options(self, frame: RetreatDecision) -> list[Action]:
+        k = self.k
+        if frame.marine not in k.p:
             return []
         b = self.game.board
-        return [act("retreat", frame[1], b.name(t)) for t in frame[2] if self._free_square(t)] + [PASS]
+        return [act("retreat", frame.marine, b.name(t)) for t in frame.squares if k.free_square(t)] + [PASS]
 
-    def _do_retreat(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_retreat(self, frame: RetreatDecision, a: Action) -> None:
         if a.verb == "retreat":
-            pc = self.p[a.args[0]]
-            self._relocate(pc, self.game.board.parse_sq(a.args[1]))
-            self.stack.append(("conv",))
+            k = self.k
+            k.move(k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
+            k.stack.append(CONVERSION_CHECK)
 
-    def _legal_scuttle(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] not in self.p:
+    def scuttle_options(self, frame: ScuttleDecision) -> list[Action]:
+        k = self.k
+        if frame.genestealer not in k.p:
             return []
         b = self.game.board
-        return [act("scuttle", frame[1], b.name(t)) for t in frame[2] if self._free_square(t)]
+        return [act("scuttle", frame.genestealer, b.name(t)) for t in frame.squares if k.free_square(t)]
 
-    def _do_scuttle(self, frame: tuple[Any, ...], a: Action) -> None:
-        self._relocate(self.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
+    def answer_scuttle(self, frame: ScuttleDecision, a: Action) -> None:
+        self.k.move(self.k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
 
-    def _legal_shove(self, frame: tuple[Any, ...]) -> list[Action]:
-        if frame[1] not in self.p:
+    def shove_options(self, frame: ShoveDecision) -> list[Action]:
+        k = self.k
+        if frame.marine not in k.p:
             return []
         b = self.game.board
-        return [act("shove", frame[1], b.name(t)) for t in frame[2] if self._free_square(t)]
+        return [act("shove", frame.marine, b.name(t)) for t in frame.squares if k.free_square(t)]
 
-    def _do_shove(self, frame: tuple[Any, ...], a: Action) -> None:
-        self._place(self.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
-        self.stack.append(("conv",))
+    def answer_shove(self, frame: ShoveDecision, a: Action) -> None:
+        k = self.k
+        k.place(k.p[a.args[0]], self.game.board.parse_sq(a.args[1]))
+        k.stack.append(CONVERSION_CHECK)

@@ -1,34 +1,48 @@
-"""Named rule options (RULES.md): defaults, per-ruleset changes, mission values and batch overrides."""
+"""Named rule options (RULES.md): defaults, per-ruleset changes, mission values and batch overrides.
+
+The values an option may take are the mission schema's (`schemas/mission.schema.json`, `options`): a mission's
+options block and a batch's overrides are checked against the same description. The rules read the options
+through `RuleOptions`, a frozen record with one typed field per option.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any
 
 from engine.mission.model import Mission
 
+
+@dataclass(frozen=True, slots=True)
+class RuleOptions:
+    """Every option in force for a game, typed (see DEFAULTS for what each means)."""
+
+    ladder_rule: str = "4e"  # "pitfall" | "4e" (resolved: never None here)
+    falling_table: str = "pitfall"  # "pitfall" | "advanced"
+    hole_los: str = "pitfall"  # "pitfall" | "advanced"
+    fire_module: bool = False
+    command_points: str = "chits"  # "chits" | "d6"
+    marine_activation_cap: int | None = None
+    overwatch_range: int = 12
+    flamer_range: int = 12
+    flamer_shots: int = 6
+    assault_cannon_shots: int = 10
+    lurk_radius: int = 6
+    max_lurking: int = 3
+    overkill: bool = False
+    overwatch_compulsory: bool = False
+    sustained_fire: bool = True
+    turn_cap: int = 50
+    random_setup: str = "random"  # "random" | "players"
+    cp_reactions: bool = True
+    fire_turns: int = 1
+
+
 # Every option with its 4e default. None for ladder_rule means "pitfall if the mission uses Pitfall features".
-DEFAULTS: dict[str, object] = {
-    "ladder_rule": None,
-    "falling_table": "pitfall",
-    "hole_los": "pitfall",
-    "fire_module": False,
-    "command_points": "chits",
-    "marine_activation_cap": None,
-    "overwatch_range": 12,
-    "flamer_range": 12,
-    "flamer_shots": 6,
-    "assault_cannon_shots": 10,
-    "lurk_radius": 6,
-    "max_lurking": 3,
-    "overkill": False,
-    "overwatch_compulsory": False,
-    "sustained_fire": True,
-    "turn_cap": 50,
-    "random_setup": "random",
-    "cp_reactions": True,
-    "fire_turns": 1,
-}
+DEFAULTS: dict[str, object] = {f.name: f.default for f in fields(RuleOptions)}
+DEFAULTS["ladder_rule"] = None
 
 # What the classic ([2e]) ruleset changes before the mission's own options apply.
 CLASSIC: dict[str, object] = {
@@ -38,42 +52,36 @@ CLASSIC: dict[str, object] = {
     "flamer_shots": 12,
 }
 
-_ENUMS: dict[str, tuple[object, ...]] = {
-    "ladder_rule": ("pitfall", "4e", None),
-    "falling_table": ("pitfall", "advanced"),
-    "hole_los": ("pitfall", "advanced"),
-    "command_points": ("chits", "d6"),
-    "random_setup": ("random", "players"),
-}
-_BOOLS = ("fire_module", "overkill", "overwatch_compulsory", "sustained_fire", "cp_reactions")
-_INTS: dict[str, tuple[int, int]] = {
-    "overwatch_range": (1, 200),
-    "flamer_range": (1, 200),
-    "flamer_shots": (1, 99),
-    "assault_cannon_shots": (1, 99),
-    "lurk_radius": (0, 200),
-    "max_lurking": (1, 99),
-    "turn_cap": (1, 999),
-    "fire_turns": (1, 9),
-}
+
+@cache
+def _schema_options() -> dict[str, dict[str, Any]]:
+    """The mission schema's description of each option (its enum, or its type and range)."""
+    from engine.resources import load_schema
+
+    props: dict[str, dict[str, Any]] = load_schema("mission.schema.json")["properties"]["options"]["properties"]
+    return props
 
 
 def _check(name: str, value: object) -> None:
-    if name not in DEFAULTS:
+    spec = _schema_options().get(name)
+    if spec is None or name not in DEFAULTS:
         raise ValueError(f"unknown rule option {name!r}")
-    if name in _ENUMS:
-        if value not in _ENUMS[name]:
-            raise ValueError(f"option {name!r}: {value!r} is not one of {_ENUMS[name]!r}")
-    elif name in _BOOLS:
+    if "enum" in spec:
+        allowed = tuple(spec["enum"]) + ((None,) if DEFAULTS[name] is None else ())
+        if value not in allowed:
+            raise ValueError(f"option {name!r}: {value!r} is not one of {allowed!r}")
+        return
+    types = spec["type"] if isinstance(spec["type"], list) else [spec["type"]]
+    if "boolean" in types:
         if not isinstance(value, bool):
             raise ValueError(f"option {name!r}: {value!r} is not a boolean")
-    elif name in _INTS:
-        lo, hi = _INTS[name]
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise ValueError(f"option {name!r}: {value!r} is not an integer in {lo}..{hi}")
-    elif name == "marine_activation_cap":
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100):
-            raise ValueError(f"option {name!r}: {value!r} is not null or an integer in 1..100")
+        return
+    if value is None and "null" in types:
+        return
+    lo, hi = int(spec["minimum"]), int(spec["maximum"])
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        head = "null or an integer" if "null" in types else "an integer"
+        raise ValueError(f"option {name!r}: {value!r} is not {head} in {lo}..{hi}")
 
 
 def resolve_options(mission: Mission, overrides: Mapping[str, object] | None = None) -> dict[str, object]:
@@ -88,3 +96,8 @@ def resolve_options(mission: Mission, overrides: Mapping[str, object] | None = N
     if out["ladder_rule"] is None:
         out["ladder_rule"] = "pitfall" if mission.uses_pitfall_features() else "4e"
     return out
+
+
+def rule_options(resolved: Mapping[str, Any]) -> RuleOptions:
+    """The typed record of options resolved by resolve_options."""
+    return RuleOptions(**resolved)

@@ -2,67 +2,99 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.rules.acting import ActingRules
 from engine.rules.actions import Action, act
+from engine.rules.decisions import (
+    BeginMarineTurn,
+    BeginStealerActions,
+    CommandDecision,
+    Frame,
+    LurkDecision,
+    SetupDecision,
+    SetupDone,
+)
 from engine.rules.features import placed_features, setup_squares
-from engine.rules.state_core import BLIP_AP, MARINE_AP, STEALER_AP
+from engine.rules.fire import Fire
+from engine.rules.kernel import BLIP_AP, MARINE_AP, STEALER_AP, G, Kernel, M
+from engine.rules.victory import Victory
 
 
-class PhaseRules(ActingRules):
+class Phases:
     """Turn structure: set-up, command phase, reinforcement, action phases and the end phase."""
 
-    def _run_setup_done(self, frame: tuple[Any, ...]) -> None:
-        self.feat = placed_features(self.game, self.setup_placed, self.setup_order)
-        self._note("counters turned face up")
+    def __init__(self, k: Kernel, fire: Fire, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.fire = fire
+        self.victory = victory
 
-    def _legal_setup(self, frame: tuple[Any, ...]) -> list[Action]:
+    def opening(self) -> None:
+        """The game's first frames, in execution order: the players' Pitfall set-up (if chosen), the starting blips
+        placed by the Genestealer player, then the first Marine turn."""
+        k = self.k
+        gs = self.game.mission.genestealers
+        seq: list[Frame] = []
+        if k.setup_order:
+            seq += [SetupDecision(i, M if i % 2 == 0 else G) for i in range(len(k.setup_order))]
+            seq.append(SetupDone())
+        if gs.starting.blips:
+            seq.append(LurkDecision(gs.starting.blips, tuple(gs.starting.entry_areas), "limited"))
+        seq.append(BeginMarineTurn())
+        k.stack.extend(reversed(seq))
+
+    def run_setup_done(self, frame: SetupDone) -> None:
+        k = self.k
+        k.feat = placed_features(self.game, k.setup_placed, k.setup_order)
+        k.note("counters turned face up")
+
+    def setup_options(self, frame: SetupDecision) -> list[Action]:
         b = self.game.board
-        return [act("setup", b.name(t)) for t in setup_squares(self.game, self.setup_placed)]
+        return [act("setup", b.name(t)) for t in setup_squares(self.game, self.k.setup_placed)]
 
-    def _do_setup(self, frame: tuple[Any, ...], a: Action) -> None:
-        self.setup_placed = {**self.setup_placed, self.game.board.parse_sq(a.args[0]): frame[1]}
+    def answer_setup(self, frame: SetupDecision, a: Action) -> None:
+        self.k.setup_placed[self.game.board.parse_sq(a.args[0])] = frame.index
 
-    def _run_begin_marines(self, frame: tuple[Any, ...]) -> None:
-        self.phase = "marines"
-        self.active = None
-        self.activations = 0
-        self.psi_used = False
-        for pc in self.p.values():
+    def run_begin_marines(self, frame: BeginMarineTurn) -> None:
+        k = self.k
+        k.phase = "marines"
+        k.active = None
+        k.activations = 0
+        k.psi_used = False
+        for pc in k.p.values():
             if pc.kind == "marine":
                 pc.ap, pc.st, pc.free, pc.acted = MARINE_AP, 0, False, False
-        self.cp = self.cp_start = self.dice.d6()
-        self._note(f"command points {self.cp}")
-        if self.game.options["command_points"] == "chits" and any(
-            pc.rank == "sergeant" and pc.sq >= 0 for pc in self.p.values() if pc.kind == "marine"
+        k.cp = k.cp_start = self.k.dice.d6()
+        k.note(f"command points {k.cp}")
+        if self.game.opts.command_points == "chits" and any(
+            pc.rank == "sergeant" and pc.sq >= 0 for pc in k.p.values() if pc.kind == "marine"
         ):
-            self.stack.append(("cmd",))
+            k.stack.append(CommandDecision())
 
-    def _legal_cmd(self, frame: tuple[Any, ...]) -> list[Action]:
+    def command_options(self, frame: CommandDecision) -> list[Action]:
         return [act("cp", "keep"), act("cp", "redraw")]
 
-    def _do_cmd(self, frame: tuple[Any, ...], a: Action) -> None:
+    def answer_command(self, frame: CommandDecision, a: Action) -> None:
         if a.args[0] == "redraw":
-            self.cp = self.cp_start = self.dice.d6()
-            self._note(f"redraw: command points {self.cp}")
+            k = self.k
+            k.cp = k.cp_start = self.k.dice.d6()
+            k.note(f"redraw: command points {k.cp}")
 
-    def _end_phase_step(self) -> None:
-        self._end_activation()
-        if self.phase == "marines":
-            self._begin_stealers()
+    def end_phase_step(self) -> None:
+        self.k.end_activation()
+        if self.k.phase == "marines":
+            self.begin_stealers()
         else:
-            self._end_phase()
+            self.end_phase()
 
-    def _begin_stealers(self) -> None:
-        if self.game.markers and self.flames:
+    def begin_stealers(self) -> None:
+        k = self.k
+        if self.game.markers and k.flames:
             # [2e] record keeping: one flamer marker is removed from each square at the end of the Marine phase
-            self.flames = {t: n - 1 for t, n in self.flames.items() if n > 1}
-        self.phase = "stealers"
-        self.active = None
+            k.burn_down_flames()
+        k.phase = "stealers"
+        k.active = None
         b = self.game.board
-        radius = int(self.game.options["lurk_radius"])  # type: ignore[call-overload]
-        marine_sqs = [pc.sq for pc in self.p.values() if pc.kind == "marine" and pc.sq >= 0]
+        radius = self.game.opts.lurk_radius
+        marine_sqs = [pc.sq for pc in k.p.values() if pc.kind == "marine" and pc.sq >= 0]
         plane, dist = b.plane, b.rng
         locked_l: list[str] = []
         for eid, esq in b.entries.items():
@@ -72,51 +104,52 @@ class PhaseRules(ActingRules):
                     locked_l.append(eid)
                     break
         locked = tuple(locked_l)
-        self.stack.append(("begin_stealer_actions",))
+        k.stack.append(BeginStealerActions())
         for r in reversed(self.game.mission.genestealers.reinforcements):
-            if r.from_turn <= self.turn and (r.to_turn is None or self.turn <= r.to_turn):
-                self.stack.append(("lurk", r.per_turn, tuple(r.entry_areas), r.pool, locked))
+            if r.from_turn <= k.turn and (r.to_turn is None or k.turn <= r.to_turn):
+                k.stack.append(LurkDecision(r.per_turn, tuple(r.entry_areas), r.pool, locked))
 
-    def _run_begin_stealer_actions(self, frame: tuple[Any, ...]) -> None:
-        for pc in self.p.values():
+    def run_begin_stealer_actions(self, frame: BeginStealerActions) -> None:
+        for pc in self.k.p.values():
             if pc.kind != "marine":
                 pc.ap = STEALER_AP if pc.kind == "stealer" else BLIP_AP
                 pc.st, pc.acted = 0, False
 
-    def _end_phase(self) -> None:
+    def end_phase(self) -> None:
+        k = self.k
         if self.game.markers:
             # [2e] models that did not move out of a flamed square are hit again
-            for t in sorted(self.flames):
-                tid = self.occ.get(t)
+            for t in sorted(k.flames):
+                tid = k.occ.get(t)
                 if tid is not None:
-                    self._burn(self.p[tid], None)
-        self._check_victory(end_phase=True)
-        if self.result_ is not None:
+                    self.fire.burn(k.p[tid], None)
+        self.victory.check(end_phase=True)
+        if k.result is not None:
             return
         if self.game.fire_module:
             # [AE-F] the reset phase removes only the top-most layer of each fire counter
-            self.flames = {t: n - 1 for t, n in self.flames.items() if n > 1}
+            k.burn_down_flames()
         else:
-            self.flames.clear()
-        self.barriers.clear()
-        self.cp = 0
+            k.clear_flames()
+        k.clear_barriers()
+        k.cp = 0
         keep_jams = self.game.ruleset == "classic"  # [2e] jammed bolters stay jammed until cleared
-        for pc in self.p.values():
+        for pc in k.p.values():
             pc.ow = pc.guard = False
             pc.jam = pc.jam and keep_jams
             pc.sus = ""
             pc.lock = False
-        if self.turn >= self.game.turn_cap:
-            self._finish("draw", f"turn cap {self.game.turn_cap} reached")
+        if k.turn >= self.game.turn_cap:
+            self.victory.finish("draw", f"turn cap {self.game.turn_cap} reached")
             return
-        self.turn += 1
-        if self.game.fire_module and self.flames:
+        k.turn += 1
+        if self.game.fire_module and k.flames:
             # [AE-F] at the start of each new turn, whoever is still inside a lasting fire is attacked again
-            for t in sorted(self.flames):
-                tid = self.occ.get(t)
+            for t in sorted(k.flames):
+                tid = k.occ.get(t)
                 if tid is not None:
-                    self._burn(self.p[tid], None)
-            self._check_victory(end_phase=False)
-            if self.result_ is not None:
+                    self.fire.burn(k.p[tid], None)
+            self.victory.check(end_phase=False)
+            if k.result is not None:
                 return
-        self.stack.append(("begin_marines",))
+        k.stack.append(BeginMarineTurn())

@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 from engine.rules.actions import Action, act
-from engine.rules.assault import AssaultRules
 from engine.rules.board import Board
+from engine.rules.kernel import Kernel
 from engine.rules.pieces import Piece
+from engine.rules.victory import Victory
 
 
-class PsychicRules(AssaultRules):
+class Psychic:
     """The Archivist's psychic powers: which may be used, and their effects."""
 
-    def _psi_actions(self, pc: Piece, out: list[Action]) -> None:
+    def __init__(self, k: Kernel, victory: Victory) -> None:
+        self.k = k
+        self.game = k.game
+        self.victory = victory
+
+    def archivist_powers(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """The Archivist's powers (no AP), once per Marine turn."""
+        if pc.rank == "archivist" and not self.k.psi_used:
+            self.powers(pc, out)
+
+    def powers(self, pc: Piece, out: list[Action]) -> None:
         """[4e] one power per Marine turn, no AP, no LOS needed."""
+        k = self.k
         s = pc.sq
-        if self.psi >= 1 and self.cp < self.cp_start:
+        if k.psi >= 1 and k.cp < k.cp_start:
             out.append(act("psi", "prescience"))
-        if self.psi < 2:
+        if k.psi < 2:
             return
         index, barriers, sections = _psi_table(self.game.board, s)
-        occ, closed, bars, flames = self.occ, self.closed, self.barriers, self.flames
-        # Every square in range but those holding a piece, a closed door, a barrier or flames (_free_square and
+        occ, closed, bars, flames = k.occ, k.closed, k.barriers, k.flames
+        # Every square in range but those holding a piece, a closed door, a barrier or flames (free_square and
         # no flames): the few taken ones cut the table into runs copied whole.
         taken = sorted({i for taken in (occ, closed, bars, flames) for t in taken if (i := index.get(t)) is not None})
         start = 0
@@ -28,53 +40,53 @@ class PsychicRules(AssaultRules):
             out.extend(barriers[start:i])
             start = i + 1
         out.extend(barriers[start:])
-        if self.psi >= 3:
-            self._storm_targets(pc, out)
-            p = self.p
+        if k.psi >= 3:
+            self.storm_targets(pc, out)
+            p = k.p
             for squares, a in sections:
                 if any(occ.get(t) and p[occ[t]].kind != "marine" for t in squares):
                     out.append(a)
 
-    def _storm_targets(self, pc: Piece, out: list[Action]) -> None:
+    def storm_targets(self, pc: Piece, out: list[Action]) -> None:
         """The psychic storms on single models (`psi storm <id>`) that _psi_actions lists for Archivist pc when
-        psi >= 3: every Genestealer or blip on his level within 6 squares (quick_legal and is_legal use it too)."""
+        psi >= 3: every Genestealer or blip on his level within 6 squares."""
         s = pc.sq
         b = self.game.board
         lvl = s // b.plane
-        for q in self.p.values():
+        for q in self.k.p.values():
             if q.kind != "marine" and q.sq >= 0 and q.sq // b.plane == lvl and b.rng(s, q.sq) <= 6:
                 out.append(act("psi", "storm", q.id))
 
-    def _do_psi(self, a: Action) -> None:
+    def use(self, a: Action) -> None:
+        k = self.k
         power = a.args[0]
         b = self.game.board
-        self.psi_used = True
+        k.psi_used = True
         if power == "prescience":
-            self.psi -= 1
-            self.cp += 1
-            self._note("prescience: +1 CP")
+            k.psi -= 1
+            k.cp += 1
+            k.note("prescience: +1 CP")
         elif power == "barrier":
-            self.psi -= 2
-            t = b.parse_sq(a.args[1])
-            self.barriers[t] = 1
-            self._note(f"force barrier at {a.args[1]}")
+            k.psi -= 2
+            k.add_barrier(b.parse_sq(a.args[1]))
+            k.note(f"force barrier at {a.args[1]}")
         elif power == "storm":
-            self.psi -= 3
+            k.psi -= 3
             arg = a.args[1]
             if ":" in arg:
                 t = b.parse_sq(arg)
-                self._note(f"psychic storm on section {b.section[t]}")
+                k.note(f"psychic storm on section {b.section[t]}")
                 for sq in b.section_squares(t):
-                    tid = self.occ.get(sq)
-                    if tid is not None and self.p[tid].kind != "marine":
-                        q = self.p[tid]
-                        if self.dice.d6() >= 4 and not q.alpha:
-                            self._kill(q, "psi", "psychic storm")
+                    tid = k.occ.get(sq)
+                    if tid is not None and k.p[tid].kind != "marine":
+                        q = k.p[tid]
+                        if self.k.dice.d6() >= 4 and not q.alpha:
+                            self.victory.kill(q, "psi", "psychic storm")
             else:
-                target = self.p.get(arg)
-                self._note(f"psychic storm on {arg}")
-                if target is not None and self.dice.d6() >= 2 and not target.alpha:
-                    self._kill(target, "psi", "psychic storm")
+                target = k.p.get(arg)
+                k.note(f"psychic storm on {arg}")
+                if target is not None and self.k.dice.d6() >= 2 and not target.alpha:
+                    self.victory.kill(target, "psi", "psychic storm")
 
 
 PsiTable = tuple[dict[int, int], tuple[Action, ...], tuple[tuple[tuple[int, ...], Action], ...]]

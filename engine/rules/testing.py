@@ -110,43 +110,42 @@ def scenario(
     mission = build_mission(rows, marines=marines, **mission_kw)
     game = Game(mission, game_options)
     state = game.new_state(0)
+    k = state.k
     b = game.board
     # Drop whatever set-up decisions the fresh state holds, then place the pieces by hand.
-    state.stack.clear()
-    state.phase = phase
-    state.turn = 1
-    state.cp = state.cp_start = cp
-    state.active = None
-    for pc in state.p.values():
+    k.stack.clear()
+    k.phase = phase
+    k.turn = 1
+    k.cp = k.cp_start = cp
+    k.active = None
+    for pc in k.p.values():
         pc.ap = MARINE_AP
         pc.st = 0 if phase == "marines" else 2
     for spec in stealers:
         gid, x, y, f = spec[:4]
         lvl = spec[4] if len(spec) > 4 else "upper"
         g = Piece(gid, "stealer")
-        g.sq = b.sq_of(lvl, x, y)
         g.facing = FACE_INDEX[f]
         g.alpha = bool(spec[5]) if len(spec) > 5 else False
         g.ap = STEALER_AP
         g.st = 0 if phase == "stealers" else 2
-        state.p[gid] = g
-        state.occ[g.sq] = gid
+        k.add(g)
+        k.place(g, b.sq_of(lvl, x, y))
     for spec in blips:
         bid, x, y, value = spec[:4]
         bl = Piece(bid, "blip")
         bl.value = value
         bl.ap = BLIP_AP
         bl.st = 0 if phase == "stealers" else 2
+        k.add(bl)
         if x < 0:
             bl.entry = str(spec[4])
         else:
-            bl.sq = b.sq_of(spec[4] if len(spec) > 4 else "upper", x, y)
-            state.occ[bl.sq] = bid
-        state.p[bid] = bl
-    state.seq = 100
+            k.place(bl, b.sq_of(spec[4] if len(spec) > 4 else "upper", x, y))
+    k.seq = 100
     state.dice = ScriptedDice(dice)
     state.log.clear()
-    state.version += 1
+    state.touch()
     return state
 
 

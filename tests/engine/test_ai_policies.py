@@ -37,7 +37,8 @@ class Checked:
     def choose(self, state: Any, actions: list[Action], rng: random.Random) -> Action:
         a = self.inner.choose(state, actions, rng)
         assert a in actions, f"{self.name} chose illegal {a} among {[str(x) for x in actions]}"
-        kind = state.stack[-1][0] if state.stack else "phase"
+        pending = state.decision()
+        kind = type(pending).__name__ if pending is not None else "phase"
         self.kinds[(kind, a.verb)] += 1
         return a
 
@@ -84,13 +85,13 @@ def test_in_rule_decisions_are_answered_sensibly() -> None:
         play("recover_the_relic", m, g, seed)
     kinds = m.kinds + g.kinds
     # Overwatch is always fired at a Genestealer, never held.
-    assert kinds[("ow", "fire")] > 0 and kinds[("ow", "hold")] == 0
+    assert kinds[("OverwatchDecision", "fire")] > 0 and kinds[("OverwatchDecision", "hold")] == 0
     # Placements, facings and reinforcements all came up and were answered with their own verbs.
-    assert kinds[("lurk", "lurk")] > 0 and kinds[("face", "face")] > 0
-    assert sum(v for (k, verb), v in kinds.items() if k == "parry") > 0
+    assert kinds[("LurkDecision", "lurk")] > 0 and kinds[("FaceDecision", "face")] > 0
+    assert sum(v for (k, verb), v in kinds.items() if k == "ParryDecision") > 0
     # The Marines did set overwatch and spent command points in the Genestealer turn.
     assert kinds[("phase", "overwatch")] > 0
-    assert sum(v for (k, verb), v in kinds.items() if k == "react" and verb != "pass") > 0
+    assert sum(v for (k, verb), v in kinds.items() if k == "ReactionDecision" and verb != "pass") > 0
 
 
 def test_parry_guard_and_psi_rules() -> None:
@@ -190,3 +191,23 @@ def test_lazy_legal_actions_and_plain_lists_give_the_same_games(mission: str) ->
         listed = play(mission, pols["marines"], pols["genestealers"], seed)
         assert [a.text() for a in applied] == [e.action for e in listed.log]
         assert lazy.result() == listed.result()
+
+
+@pytest.mark.parametrize("activations", [0, 1])
+def test_marine_player_spends_the_rules_budget_under_the_activation_cap(activations: int) -> None:
+    """marine_activation_cap 1: once a Marine has been activated, a fresh one acts on command points only. With a
+    Genestealer close, the player keeps its CP for the Genestealer turn, so the fresh Marine does not shoot (he would,
+    with his own AP, while the cap is not reached)."""
+    from engine.ai.marines import MarinePlayer
+    from engine.rules.actions import PASS, act
+    from engine.rules.testing import scenario
+
+    s = scenario(["##########", "#aaaaaaaa#", "##########"], marines=[("m1", 1, 1, "W"), ("m2", 2, 1, "E")],
+                 stealers=[("g1", 5, 1, "W")], cp=3, game_options={"marine_activation_cap": 1})
+    s.p["m1"].st = 2  # m1 acted this turn (his activation is over)
+    s.k.activations = activations
+    s.touch()
+    assert act("shoot", "m2", "g1") in s.legal_actions()  # (on AP, or on CP once the cap is reached)
+    assert s.ap_budget(s.p["m2"], cp=0) == (4 if activations == 0 else 0)
+    chosen = MarinePlayer().choose(s, s.legal_view(), random.Random(1))
+    assert chosen == (act("shoot", "m2", "g1") if activations == 0 else PASS)

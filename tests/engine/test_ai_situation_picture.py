@@ -1,4 +1,4 @@
-"""Situation.enemy_picture, kept across decisions while the rules' _blip_rev has not moved, is the picture of
+"""Situation.enemy_picture, kept across decisions while the kernel's blip_rev has not moved, is the picture of
 the enemies' positions read afresh at every decision (whole games between the heuristic players, on the live
 state, so the memo is carried from decision to decision as in a batch)."""
 

@@ -7,6 +7,7 @@ import pytest
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.actions import PASS, Action, PassAction, parse_action
+from engine.rules.decisions import LurkDecision, SetupDecision
 from engine.rules.game import Game, IllegalActionError
 from engine.rules.options import DEFAULTS, resolve_options
 from engine.rules.testing import build_mission, play, scenario, where
@@ -39,6 +40,30 @@ def test_bad_options_name_the_option(bad: dict[str, object]) -> None:
         resolve_options(build_mission(ROOM), bad)
 
 
+def test_option_values_are_the_mission_schemas() -> None:
+    """A batch override and a mission's options block are held to the same description: the schema's."""
+    from engine.resources import load_schema
+
+    spec = load_schema("mission.schema.json")["properties"]["options"]["properties"]
+    assert set(spec) == set(DEFAULTS)
+    m = build_mission(ROOM)
+    for name, desc in spec.items():
+        if "minimum" in desc:
+            lo, hi = desc["minimum"], desc["maximum"]
+            assert resolve_options(m, {name: lo})[name] == lo and resolve_options(m, {name: hi})[name] == hi
+            for bad in (lo - 1, hi + 1):
+                with pytest.raises(ValueError, match=f"{name!r}: {bad} is not"):
+                    resolve_options(m, {name: bad})
+        for value in desc.get("enum", ()):
+            assert resolve_options(m, {name: value})[name] == value
+
+
+def test_rule_options_type_every_option() -> None:
+    game = Game(build_mission(ROOM), {"marine_activation_cap": 2, "flamer_range": 7})
+    assert game.opts.marine_activation_cap == 2 and game.opts.flamer_range == 7
+    assert {name: getattr(game.opts, name) for name in DEFAULTS} == game.options
+
+
 # -- actions -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("text", ["pass", "end", "move m1 E", "move g2 NW S", "move m1 E jump", "shoot sgt g3",
                                   "flame m2 upper:3,4", "psi storm upper:2,2", "cp redraw", "lurk L-W",
@@ -63,7 +88,7 @@ def test_pass_action_and_equality() -> None:
 def _sees(rows: list[str], m: tuple[int, int, str], t: tuple[int, int], stealers=()) -> bool:  # type: ignore[no-untyped-def]
     s = scenario(rows, marines=[("m1", *m)], stealers=list(stealers))
     b = s.game.board
-    return s._sees(s.p["m1"], b.sq_of("upper", *t))
+    return s.sees(s.p["m1"], b.sq_of("upper", *t))
 
 
 def test_front_arc_widens_3_5_7() -> None:
@@ -170,7 +195,7 @@ def test_lurking_cap_and_six_square_rule() -> None:
     s.apply("cp keep") if s.current_player() == "marines" and s.stack else None
     s.apply("pass")
     placed = 0
-    while s.current_player() == "genestealers" and s.stack and s.stack[-1][0] == "lurk":
+    while s.current_player() == "genestealers" and isinstance(s.decision(), LurkDecision):
         acts = [str(a) for a in s.legal_actions()]
         if placed >= 3:
             assert acts == ["lurk E"]  # three already lurk at W
@@ -224,7 +249,7 @@ def test_pitfall_players_setup_is_a_decision_per_counter() -> None:
     players = []
     zones = set()
     b = game.board
-    while s.stack and s.stack[-1][0] == "setup":
+    while isinstance(s.decision(), SetupDecision):
         players.append(s.current_player())
         acts = s.legal_actions()
         for a in acts:

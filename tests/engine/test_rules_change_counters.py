@@ -26,14 +26,12 @@ def test_kept_blip_squares_match_the_blips_on_the_board(sample: str) -> None:
 
     def check(_player: str, _action: Any, state: Any) -> None:
         nonlocal checked
-        if not state._sus_set:  # no Marine has a sustained-fire target to clear
-            assert not any(pc.sus for pc in state.p.values() if pc.kind == "marine")
-        known = state._blip_squares
-        if known is not None and known[0] == state._blip_rev:
+        known = state.k.blip_squares
+        if known is not None and known[0] == state.k.blip_rev:
             fresh = {pc.sq for pc in state.p.values() if pc.kind == "blip" and pc.sq >= 0}
             assert known[1] == fresh
             for key, hit in known[2].items():  # by Marine pose: whether his view or hole targets hold a blip
-                _mid, _lvl, view, through = state._pose_eye("m", key // 4, key % 4)
+                _mid, _lvl, view, through = state.sight.pose_eye("m", key // 4, key % 4)
                 assert hit == bool(fresh & (view.keys() | through))
             checked += 1
 

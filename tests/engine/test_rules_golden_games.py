@@ -75,12 +75,12 @@ def _seen_reference(st: GameState, t: int) -> bool:
         ms, f = m.sq, m.facing
         if ms // b.plane == t // b.plane:
             if t in b.static_view(ms, f):
-                if st._clear_line(ms, t):
+                if st.sight.clear_line(ms, t):
                     return True
-            elif g.wide_sight and ms != t and not b.in_arc(ms, (f + 2) % 4, t) and st._clear_line(ms, t):
+            elif g.wide_sight and ms != t and not b.in_arc(ms, (f + 2) % 4, t) and st.sight.clear_line(ms, t):
                 return True
         elif ms in st.feat._views or (not g.pf_ladders and ms in st.feat.ladder):
-            if st._sees(m, t):
+            if st.sees(m, t):
                 return True
     return False
 
@@ -100,14 +100,13 @@ def test_memoized_sight_equals_direct_lines(variant: str) -> None:
             return
         marines = [pc for pc in st.p.values() if pc.kind == "marine"]
         direct = [_seen_reference(st, t) for t in squares]
-        assert [st._seen_by_marine(t) for t in squares] == direct
-        direct_sees = [st._sees(m, t) for m in marines for t in squares]
-        st._begin_memo()
-        try:
-            assert [st._seen_by_marine(t) for t in squares] == direct
-            assert [st._sees(m, t) for m in marines for t in squares] == direct_sees
-        finally:
-            st._end_memo()
+        st.touch()  # no memo for this version yet: every answer is worked out afresh
+        assert [st.sight.seen_by_marine(t) for t in squares] == direct
+        direct_sees = [st.sees(m, t) for m in marines for t in squares]
+        st.k.scope()  # a memo for this version: answers are kept and served again
+        for _ in range(2):
+            assert [st.sight.seen_by_marine(t) for t in squares] == direct
+            assert [st.sees(m, t) for m in marines for t in squares] == direct_sees
         checked += 1
 
     for seed in range(3):

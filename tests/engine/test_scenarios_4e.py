@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from engine.rules.actions import act
+from engine.rules.decisions import ParryDecision, ReactionDecision, TurnToFaceDecision
 from engine.rules.testing import play, scenario, where
 
 CORRIDOR = ["##########", "#aaaaaaaa#", "##########"]
@@ -104,6 +108,7 @@ def test_flank_attack_marine_wins_may_turn_to_face() -> None:
     play(s, "assault g1 m1")
     assert "g1" in s.p and "m1" in s.p
     assert s.current_player() == "marines"
+    assert s.decision() == TurnToFaceDecision("m1", 2, "marines")
     assert [str(a) for a in s.legal_actions()] == ["face m1 S", "pass"]
     play(s, "face m1 S")
     assert s.p["m1"].facing == 2
@@ -118,9 +123,13 @@ def test_parry_forces_reroll_of_chosen_die() -> None:
         dice=[4, 6, 2, 1, 1],
     )
     play(s, "assault g1 sgt")
+    pending = s.decision()
+    assert isinstance(pending, ParryDecision) and pending.player == "marines"
+    assert (pending.attacker, pending.defender, pending.through) == ("g1", "sgt", False)
+    assert pending.roll.stealer_dice == (6, 2, 1) and pending.roll.marine_dice == (4,)
     assert "parry 0" in [str(a) for a in s.legal_actions()]
     play(s, "parry 0")  # the 6 becomes a 1: sergeant 4+1 = 5 beats 2 and kills (he faces it)
-    assert "g1" not in s.p and "sgt" in s.p
+    assert "g1" not in s.p and "sgt" in s.p and s.decision() is None
 
 
 def test_door_opened_reveals_blip_marine_places_second() -> None:
@@ -190,6 +199,25 @@ def test_flamer_section_and_markers() -> None:
     assert "open m1 D1" not in [str(a) for a in s.legal_actions()]
 
 
+def test_closed_door_of_a_flamed_section_stays_shut_until_the_flames_go() -> None:
+    """4e Lance-flammes lourd et portes: the squares beyond a flamed section's closed door are not affected, but "la
+    porte ne peut pas être ouverte tant que le pion flammes n'a pas été retiré" (from either side)."""
+    rows = ["##########", "#c.aaaDbb#", "##########"]
+    s = scenario(
+        rows,
+        marines=[("m1", 1, 1, "E", "marine", "heavy_flamer"), ("m2", 7, 1, "W")],
+        doors=[("D1", 6, 1)],
+        dice=[3],
+    )
+    play(s, "flame m1 upper:3,1")  # section a (x 3-5) burns; nobody in it
+    b = s.game.board
+    assert sorted(s.flames) == [b.sq_of("upper", x, 1) for x in (3, 4, 5)]
+    assert "open m2 D1" not in [str(a) for a in s.legal_actions()]
+    assert not s.is_legal(act("open", "m2", "D1"))
+    play(s, "pass", "pass")  # the Genestealer turn, then the end phase: the flames are removed (CP drawn: 3)
+    assert not s.flames and "open m2 D1" in [str(a) for a in s.legal_actions()]
+
+
 def test_classic_marine_sees_blips_to_the_side_but_fires_only_ahead() -> None:
     rows = ["#######", "#aaaaa#", "#aaaaa#", "#aaaaa#", "#######"]
     for ruleset, converts in (("4e", False), ("classic", True)):
@@ -250,24 +278,43 @@ def test_ae_fire_units_may_only_step_out() -> None:
     rows = ["#######", "#aaaaa#", "#######"]
     s = scenario(rows, marines=[("m1", 1, 1, "E")], game_options={"fire_module": True})
     s.flames.update({s.game.board.sq_of("upper", x, 1): 1 for x in (1, 2)})
-    s.version += 1
+    s.touch()
     assert [str(a) for a in s.legal_actions() if a.actor == "m1"] == []
 
 
-def test_sustained_fire_lost_when_another_stealer_acts() -> None:
+def _two_stealers_in_sight(cp: int) -> Any:
+    """A Genestealer turn: Marine m1 on overwatch, g1 and g2 in his sight; dice 1, 2, 5, 5."""
     rows = ["##########", "#aaaaaaaa#", "#aaaaaaaa#", "##########"]
     s = scenario(
         rows,
         marines=[("m1", 1, 1, "E")],
         stealers=[("g1", 8, 1, "W"), ("g2", 8, 2, "W")],
         phase="stealers",
+        cp=cp,
         dice=[1, 2, 5, 5],
     )
     s.p["m1"].ow = True
+    return s
+
+
+def test_sustained_fire_lost_when_another_stealer_acts() -> None:
+    s = _two_stealers_in_sight(0)
     play(s, "move g1 W", "fire m1")
     assert s.p["m1"].sus == "g1"
     play(s, "end", "turn g2 N", "hold m1")  # another Genestealer acts: the bonus on g1 is lost
     assert s.p["m1"].sus == ""
+
+
+def test_sustained_fire_lost_before_a_reaction_shot_when_another_stealer_acts() -> None:
+    """4e Tir soutenu: the bonus is lost when a Genestealer other than the target acts; a CP reaction to that
+    action, shooting the old target, has no bonus."""
+    s = _two_stealers_in_sight(2)
+    play(s, "move g1 W", "pass", "fire m1")  # no reaction; the overwatch shot misses (1, 2): sustained on g1
+    assert s.p["m1"].sus == "g1"
+    play(s, "end", "turn g2 N")  # another Genestealer acts in his sight: a CP reaction is offered
+    assert isinstance(s.decision(), ReactionDecision) and s.p["m1"].sus == ""
+    play(s, "shoot m1 g1")  # 5, 5: a miss without the bonus
+    assert "g1" in s.p and s.log[-1].effects == "reaction; 1 CP; m1 shoots g1: miss"
 
 
 def test_overwatch_may_shoot_a_door_closing_in_los() -> None:
@@ -280,7 +327,7 @@ def test_overwatch_may_shoot_a_door_closing_in_los() -> None:
         phase="stealers",
         dice=[6, 2],
     )
-    s.version += 1
+    s.touch()
     s.door_state["D1"] = "open"
     s.closed.clear()
     s.p["m1"].ow = True
@@ -305,20 +352,62 @@ def test_assault_cannon_explodes_after_reload_on_a_triple() -> None:
     assert "m1" not in s.p and "g1" not in s.p and "m2" in s.p
 
 
-def test_voluntary_reveal_of_a_lurking_blip_keeps_them_lurking() -> None:
-    rows = ["#######", "#aaaaa#", "#######"]
+def test_assault_cannon_explosion_spares_blips() -> None:
+    """4e Canon d'assaut: on an explosion "le joueur Space Marine doit lancer un dé pour chaque figurine ou porte
+    située dans la même section": models and doors, not blips (counters, not models)."""
+    rows = ["##########", "#aaaaabbb#", "##########"]
     s = scenario(
+        rows,
+        marines=[("m1", 2, 1, "E", "marine", "assault_cannon")],
+        stealers=[("g1", 4, 1, "W")],
+        blips=[("b1", 1, 1, 2)],  # behind him, in his section
+        dice=[4, 4, 4, 6, 1],
+    )
+    s.p["m1"].reloaded = True
+    play(s, "shoot m1 g1")
+    # 4, 4, 4: a reloaded cannon explodes; one die for g1 (6: dies), none for the blip (the 1 is not rolled).
+    assert "m1" not in s.p and "g1" not in s.p and "b1" in s.p
+    assert s.log[-1].dice == (4, 4, 4, 6) and s.dice.remaining == 1
+
+
+def _lurking_blip(value: int, dice: tuple[int, ...] = ()) -> Any:
+    """A Genestealer turn with blip b1 (worth `value`) lurking at entry E, four squares from Marine m1."""
+    rows = ["#######", "#aaaaa#", "#######"]
+    return scenario(
         rows,
         marines=[("m1", 1, 1, "W")],
         entry_areas=[("E", 5, 1, "E")],
-        blips=[("b1", -1, -1, 2, "E")],
+        blips=[("b1", -1, -1, value, "E")],
         phase="stealers",
+        dice=dice,
     )
+
+
+def test_voluntary_reveal_of_a_lurking_blip_keeps_them_lurking() -> None:
+    s = _lurking_blip(2)
     play(s, "reveal b1")
     lurking = [pc for pc in s.p.values() if pc.kind == "stealer"]
     assert len(lurking) == 2 and all(pc.sq < 0 and pc.entry == "E" for pc in lurking)
     play(s, f"enter {lurking[0].id}")
     assert where(s, lurking[0].id) == ("upper", 5, 1) and s.p[lurking[0].id].facing == 3
+
+
+@pytest.mark.parametrize("alpha", [False, True])
+def test_revealing_a_held_back_blip_does_not_end_the_wait(alpha: bool) -> None:
+    """4e Blips en attente: with a Marine within six squares of the entry at the start of the Genestealer phase,
+    "tout blip en renfort doit attendre jusqu'à la fin du tour"; revealed off the board, its Genestealers "sont
+    placées devant la zone d'entrée et peuvent entrer en jeu de la même façon qu'un blip": they wait too."""
+    s = _lurking_blip(3, dice=(3,))
+    s.game.mission.genestealers.alpha = alpha
+    s.p["b1"].lock = True  # placed this turn with m1 four squares from the entry
+    s.touch()
+    assert not s.is_legal(act("enter", "b1"))
+    play(s, "reveal b1", *(["alpha yes"] if alpha else []))
+    lurking = [pc for pc in s.p.values() if pc.kind == "stealer"]
+    assert len(lurking) == (1 if alpha else 3) and all(pc.sq < 0 and pc.entry == "E" for pc in lurking)
+    assert not any(a.verb == "enter" for a in s.legal_actions())
+    play(s, "pass")  # the end phase: the wait is over (the next Marine turn draws its CP: 3)
+    assert s.turn == 2 and all(not pc.lock for pc in s.p.values())
 
 
 def test_cp_reaction_offered_after_each_involuntary_placement() -> None:

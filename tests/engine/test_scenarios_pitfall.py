@@ -133,21 +133,21 @@ def test_los_through_hole_rules() -> None:
     b = s.game.board
     # m1 at the bottom of the hole sees the Genestealer standing on the pitfall square above (its own square
     # does not block), whatever his facing.
-    assert s._sees(s.p["m1"], b.sq_of("upper", 3, 1))
+    assert s.sees(s.p["m1"], b.sq_of("upper", 3, 1))
     # m2 next to the pitfall, facing it: g1 on the upper square blocks the view down the hole.
-    assert not s._sees(s.p["m2"], b.sq_of("lower", 3, 1))
+    assert not s.sees(s.p["m2"], b.sq_of("lower", 3, 1))
     del s.occ[s.p["g1"].sq]
     del s.p["g1"]
     # with the hole clear: the bottom square and the square opposite him beyond it, (4, 1) below (a model at
     # the bottom, m1, does not block)
-    assert s._sees(s.p["m2"], b.sq_of("lower", 3, 1)) and s._sees(s.p["m2"], b.sq_of("lower", 4, 1))
-    assert not s._sees(s.p["m2"], b.sq_of("lower", 4, 2))
+    assert s.sees(s.p["m2"], b.sq_of("lower", 3, 1)) and s.sees(s.p["m2"], b.sq_of("lower", 4, 1))
+    assert not s.sees(s.p["m2"], b.sq_of("lower", 4, 2))
     # a Marine diagonally next to the hole sees the square diagonally opposite
     s.p["m2"].facing = 1
     s.occ.pop(s.p["m2"].sq)
     s.p["m2"].sq = b.sq_of("upper", 2, 2)
     s.occ[s.p["m2"].sq] = "m2"
-    assert s._sees(s.p["m2"], b.sq_of("lower", 3, 1))
+    assert s.sees(s.p["m2"], b.sq_of("lower", 3, 1))
 
 
 def test_4e_ladder_ends_are_adjacent_for_shooting_and_assault() -> None:
