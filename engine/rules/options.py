@@ -62,6 +62,12 @@ def _schema_options() -> dict[str, dict[str, Any]]:
     return props
 
 
+def integer_ranges() -> dict[str, tuple[int, int]]:
+    """The whole-number options and the range the schema allows each (for tools that search over them)."""
+    return {name: (int(spec["minimum"]), int(spec["maximum"])) for name, spec in _schema_options().items()
+            if "minimum" in spec and "maximum" in spec and name in DEFAULTS}
+
+
 def _check(name: str, value: object) -> None:
     spec = _schema_options().get(name)
     if spec is None or name not in DEFAULTS:

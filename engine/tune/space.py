@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from engine.rules.options import _INTS as OPTION_INTS
+from engine.rules.options import integer_ranges
 from engine.sim.params import MISSION_PARAMS, apply_mission_params
 
 # Ranges used when `--param NAME` gives none: what a designer would try, inside what the parameter accepts.
@@ -27,7 +27,7 @@ VALID_RANGES: dict[str, tuple[float, float]] = {
     "genestealers.model_cap": (1, 999),
     "marines.psi_points": (0, 99),
     "marines.count": (1, 20),
-    **{k: (float(lo), float(hi)) for k, (lo, hi) in OPTION_INTS.items()},
+    **{k: (float(lo), float(hi)) for k, (lo, hi) in integer_ranges().items()},
 }
 
 

@@ -219,7 +219,7 @@ def test_a_flamer_burns_in_derelict_what_it_burns_here(sample: Path, level: str)
         if kind != 1 or any(k == "door" and (x, y) == (bx, by) for k, x, y, _ in board[2]):
             continue  # Derelict's flamer never targets a closed door's cell
         x, y = bx - MARGIN, by - MARGIN
-        ours = {b.lxy(t)[1:] for t in state._flame_area(b.sq_of(level, x, y))}
+        ours = {b.lxy(t)[1:] for t in state.fire.flame_area(b.sq_of(level, x, y))}
         theirs = {(cx - MARGIN, cy - MARGIN) for cx, cy in derelict_burn(board, bx, by)}
         if ours == theirs:
             same += 1
