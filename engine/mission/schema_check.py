@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import jsonschema
 
 from engine.mission.issues import Issue, json_path
-from engine.resources import load_schema
+from engine.schema_validator import schema_validator
 
 MAX_SCHEMA_ISSUES = 100
 
 
-@lru_cache(maxsize=1)
-def mission_validator() -> jsonschema.Draft202012Validator:
-    schema = load_schema("mission.schema.json")
-    return jsonschema.Draft202012Validator(schema)
+def mission_validator() -> Any:
+    """The mission schema's validator: ECMA-262 patterns and int-only integers (engine.schema_validator)."""
+    return schema_validator("mission.schema.json")
 
 
 def _place(doc: Any, parts: list[str | int]) -> tuple[str | None, tuple[tuple[int, int], ...]]:
