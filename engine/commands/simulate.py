@@ -45,6 +45,7 @@ def parse_sets(items: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.commands.playable import InvalidMission, report_invalid
     from engine.sim.batch import BatchError, run_batch
     from engine.sim.results import ResultsWriter, square_totals
 
@@ -53,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"hulkforge simulate: {exc}", file=sys.stderr)
         return 2
+    except InvalidMission as exc:
+        return report_invalid("hulkforge simulate", exc)
     spec.keep_actions = bool(args.keep_actions)
     from engine.sim.batch import prepare_spec
 

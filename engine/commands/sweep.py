@@ -53,6 +53,7 @@ def split_sweep(items: list[str]) -> tuple[str, list[Any], dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.commands.playable import InvalidMission, report_invalid
     from engine.sim.batch import BatchError, BatchResult, prepare_spec, run_batch
     from engine.sim.local import LocalPool
     from engine.stats.sweep import compare_on_shared_seeds, sweep_curve
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"hulkforge sweep: {exc}", file=sys.stderr)
         return 2
+    except InvalidMission as exc:
+        return report_invalid("hulkforge sweep", exc)
     progress = Progress(args.games * len(values), "sweep: ")
     results: list[BatchResult] = []
     pool = LocalPool(args.workers) if args.backend == "local" else None

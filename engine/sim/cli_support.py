@@ -65,7 +65,7 @@ def set_help_text() -> str:
 
 def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
     """The BatchSpec of the command line, checked here so mistakes are usage errors, not worker crashes."""
-    from engine.mission import MissionFileError, load_mission
+    from engine.commands.playable import MissionFileError, load_playable
 
     if args.games < 0:
         raise UsageError(f"--games must be >= 0, not {args.games}")
@@ -77,7 +77,7 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
         raise UsageError(f"--max-actions must be >= 1, not {args.max_actions}")
     path = mission_path(args.mission)
     try:
-        mission = load_mission(path)
+        mission = load_playable(path)  # InvalidMission (exit 1) goes to the caller
     except MissionFileError as exc:
         raise UsageError(str(exc)) from None
     options = {k: v for k, v in sets.items() if not is_mission_param(k)}

@@ -9,6 +9,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
+from engine.mission import strict_json
+from engine.mission.io import MAX_NESTING, MissionFileError, check_mission_content, short_repr
 from engine.sim.record import SQUARE_FIELDS, GameRecord
 
 RESULTS_FORMAT = "hulkforge-results"
@@ -110,17 +112,21 @@ def read_results(path: str | os.PathLike[str], validate: bool = True) -> dict[st
     except (OSError, UnicodeDecodeError) as exc:
         raise ResultsFileError(path, f"cannot be read: {exc}") from None
     try:
-        doc = json.loads(text)
+        doc = strict_json.loads(text, "results file")
+        # A results file nests its spec's mission document two levels down.
+        strict_json.check(doc, max_nesting=MAX_NESTING + 2)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise ResultsFileError(path, f"{where}: not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise ResultsFileError(path, "nested too deeply") from None
+    except ValueError as exc:  # a duplicate key, NaN, a lone surrogate, an integer of too many digits
+        raise ResultsFileError(path, str(exc)) from None
     if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT:
         raise ResultsFileError(path, f"$.format is not {RESULTS_FORMAT!r}: not a hulkforge results file")
-    if doc.get("version") != RESULTS_VERSION:
-        found = doc.get("version")
-        raise ResultsFileError(path, f"$.version is {found!r}: this hulkforge reads version 1 only")
+    found = doc.get("version")
+    if type(found) is not int or found != RESULTS_VERSION:  # True == 1 in Python
+        raise ResultsFileError(path, f"$.version is {short_repr(found)}: this hulkforge reads version 1 only")
     if validate:
         error = schema_error(doc)
         if error:
@@ -128,14 +134,53 @@ def read_results(path: str | os.PathLike[str], validate: bool = True) -> dict[st
     return doc
 
 
+def replay_spec(doc: dict[str, Any], path: str | os.PathLike[str]) -> Any:
+    """The BatchSpec of a results document (read_results), checked before any of it is played again.
+
+    A results file may come from someone else: its mission is read like a mission file (characters, whole
+    numbers) and validated (schema and placement rules), its policies must exist, and only the rules engine
+    replays (the `fake` runner is a stand-in for tests). Raises ResultsFileError naming the place.
+    """
+    from engine.ai.base import SIDES, UnknownPolicyError, policy_info
+    from engine.mission import validate_document
+    from engine.sim.spec import BatchSpec
+
+    raw = doc["spec"]
+    runner = raw.get("runner", "rules")
+    if runner != "rules":
+        raise ResultsFileError(path, f"$.spec.runner is {short_repr(runner)}: only games of the rules engine "
+                                     "can be replayed")
+    mission_doc = raw.get("mission_doc")
+    if mission_doc is None:
+        raise ResultsFileError(path, "$.spec.mission_doc is missing: the file does not hold the mission it played")
+    try:
+        check_mission_content(mission_doc, str(path), prefix=("spec", "mission_doc"))
+    except MissionFileError as exc:
+        raise ResultsFileError(path, exc.detail) from None
+    errors = [i for i in validate_document(mission_doc) if i.severity == "error"]
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        first = errors[0]
+        raise ResultsFileError(path, f"$.spec.mission_doc{first.path[1:]}: {first.rule}: {first.message}{more}")
+    for side in SIDES:
+        name = raw.get("policies", {}).get(side, "random")
+        try:
+            policy_info(name)
+        except UnknownPolicyError as exc:
+            raise ResultsFileError(path, f"$.spec.policies.{side}: {exc}") from None
+    try:
+        return BatchSpec.from_json(raw)
+    except ValueError as exc:
+        raise ResultsFileError(path, f"$.spec: {exc}") from None
+
+
 def schema_error(doc: dict[str, Any]) -> str | None:
     """The first schema error of a results document as '$.path: message', or None when it conforms."""
     import jsonschema
 
-    from engine.resources import load_schema
+    from engine.schema_validator import schema_validator
 
-    validator = jsonschema.Draft202012Validator(load_schema("results.schema.json"))
-    best = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+    best = jsonschema.exceptions.best_match(schema_validator("results.schema.json").iter_errors(doc))
     if best is None:
         return None
     where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in best.absolute_path)
