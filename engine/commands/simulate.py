@@ -12,6 +12,7 @@ from engine.sim.cli_support import (
     UsageError,
     add_batch_arguments,
     build_spec,
+    dask_options,
     format_summary,
     parse_value,
     set_help_text,
@@ -51,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         spec = build_spec(args, parse_sets(args.sets))
+        dask = dask_options(args)
     except UsageError as exc:
         print(f"hulkforge simulate: {exc}", file=sys.stderr)
         return 2
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         result = run_batch(spec, on_result=on_result, backend=args.backend, workers=args.workers,
-                           scheduler=args.scheduler, keep_records=False)
+                           scheduler=args.scheduler, keep_records=False, dask_options=dask)
         progress.close()
         summary = result.summary()
         summary["options_in_force"] = options_in_force(spec)

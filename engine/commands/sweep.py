@@ -12,6 +12,7 @@ from engine.sim.cli_support import (
     UsageError,
     add_batch_arguments,
     build_spec,
+    dask_options,
     parse_value,
     pct,
     set_help_text,
@@ -61,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         name, values, fixed = split_sweep(args.sets)
         specs = [prepare_spec(build_spec(args, {**fixed, name: v})) for v in values]
+        dask = dask_options(args)
     except UsageError as exc:
         print(f"hulkforge sweep: {exc}", file=sys.stderr)
         return 2
@@ -72,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         for spec in specs:
             r = run_batch(spec, on_result=lambda _rec: progress.update(), backend=args.backend,
-                          workers=args.workers, scheduler=args.scheduler, keep_records=False, pool=pool)
+                          workers=args.workers, scheduler=args.scheduler, keep_records=False, pool=pool,
+                          dask_options=dask)
             results.append(r)
             if r.status.stopped is not None:
                 break
