@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.sim.local import BatchError, LocalPool, RunStatus
+from engine.sim.local import BatchError, LocalPool, RunStatus, default_workers
 from engine.sim.record import GameRecord
 from engine.sim.spec import BatchSpec
 from engine.stats.aggregate import BatchStats
@@ -176,5 +176,8 @@ def run_batch(
         status.stopped = "interrupted"
     records.sort(key=lambda r: r.index)
     # The workers that really played: fewer than asked when the batch is small, none when the cluster had none.
+    # (A local worker that died and was replaced counts once: the replacement takes its place.)
     n_workers = len(status.workers_seen)
+    if backend == "local":
+        n_workers = min(n_workers, pool.workers if pool is not None else (workers or default_workers()))
     return BatchResult(spec, stats, status, time.perf_counter() - start, backend, n_workers, records)
