@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from engine.mission import strict_json
+from engine.mission.atomic import AtomicFile
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NESTING = 32
@@ -150,30 +150,15 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     return parse_document(read_limited(path), str(path))
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write through a temporary file in the same folder and a rename: a crash never leaves half a file."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        # mkstemp creates the file 0600; a mission or an export is meant to be shared, so use the usual mode.
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write through a locked temporary file in the same folder and a rename: a crash never leaves half a file.
+
+    Temporary files that killed writers of the same path left behind are removed first; the folder is
+    fsynced after the rename (engine.mission.atomic).
+    """
+    with AtomicFile(path) as out:
+        out.file.write(data)
+        out.commit()
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

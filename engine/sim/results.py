@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
-import tempfile
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
 from engine.mission import strict_json
+from engine.mission.atomic import AtomicFile
 from engine.mission.io import MAX_NESTING, MissionFileError, check_mission_content, short_repr
 from engine.sim.record import SQUARE_FIELDS, GameRecord
 
@@ -36,18 +37,20 @@ class ResultsWriter:
 
     def __init__(self, path: str | os.PathLike[str], spec_json: dict[str, Any]) -> None:
         self.path = Path(path)
-        folder = self.path.parent if str(self.path.parent) else Path(".")
-        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
-        # mkstemp makes the file private (0600); results are as shareable as any output. (Reading the umask
-        # means setting it, which races with other threads, so take the common default.)
-        os.chmod(self._tmp, 0o644)
-        self._fh: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        # Results are as shareable as any output. (Reading the umask means setting it, which races with other
+        # threads, so take the common default.) Temporary files that a killed batch left are removed here.
+        self._out = AtomicFile(self.path, mode=0o644)
+        self._fh = io.TextIOWrapper(self._out.file, encoding="utf-8", newline="\n")
         self._next = 0
         self._waiting: dict[int, dict[str, Any]] = {}
         self._first = True
         self._finished = False
-        self._fh.write(f'{{"format": "{RESULTS_FORMAT}", "version": {RESULTS_VERSION},\n')
-        self._fh.write(f' "spec": {json.dumps(spec_json, sort_keys=True)},\n "games": [')
+        try:
+            self._fh.write(f'{{"format": "{RESULTS_FORMAT}", "version": {RESULTS_VERSION},\n')
+            self._fh.write(f' "spec": {json.dumps(spec_json, sort_keys=True)},\n "games": [')
+        except BaseException:
+            self.abort()
+            raise
 
     def add(self, rec: GameRecord) -> None:
         """Queue one game's row; rows are written as soon as every lower index is written."""
@@ -67,22 +70,20 @@ class ResultsWriter:
         self._fh.write("\n ],\n")
         self._fh.write(f' "summary": {json.dumps(summary, sort_keys=True)},\n')
         self._fh.write(f' "squares": {json.dumps(squares, sort_keys=True)}\n}}\n')
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
-        self._fh.close()
-        os.replace(self._tmp, self.path)
+        self._fh.detach()  # flushes into the temporary file, which commit() then owns alone
+        self._out.commit()
         self._finished = True
 
     def abort(self) -> None:
         """Drop the temporary file, leaving the target as it was; does nothing after finish()."""
         if self._finished:
             return
-        if not self._fh.closed:
-            self._fh.close()
+        self._finished = True
         try:
-            os.unlink(self._tmp)
-        except OSError:
+            self._fh.detach()
+        except (ValueError, OSError):  # already detached, or the disk is full: the file goes anyway
             pass
+        self._out.abort()
 
     def __enter__(self) -> ResultsWriter:
         return self
