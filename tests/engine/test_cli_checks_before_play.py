@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +123,42 @@ def test_results_files_are_read_strictly(tmp_path: Path, results_doc: dict[str, 
     f.write_text(text.replace(old, new, 1))
     with pytest.raises(ResultsFileError, match=re.escape(fragment)):
         read_results(f)
+
+
+# --- Ctrl-C and output that cannot be encoded -----------------------------------------------------------
+
+@pytest.mark.parametrize("where", ["build_parser", "import_module"])
+def test_ctrl_c_during_start_up_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str], where: str) -> None:
+    import importlib
+    import signal
+
+    import engine.cli as cli
+
+    def interrupted(*_args: Any, **_kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    if where == "build_parser":
+        monkeypatch.setattr(cli, "build_parser", interrupted)
+    else:
+        real = importlib.import_module
+        monkeypatch.setattr(importlib, "import_module",
+                            lambda name, *a: interrupted() if name == "engine.commands.validate" else real(name, *a))
+    old = signal.getsignal(signal.SIGINT)
+    try:
+        code, stdout, stderr = run_cli(capsys, "validate", "tutorial")
+    finally:
+        signal.signal(signal.SIGINT, old)  # main ignores a second Ctrl-C while the process ends
+    assert (code, stdout, stderr) == (130, "", "hulkforge: interrupted\n")
+
+
+def test_a_file_name_that_is_not_text_prints_escaped(tmp_path: Path) -> None:
+    """An output stream that refuses what it cannot encode (PYTHONIOENCODING=utf-8:strict) gets escapes instead."""
+    name = os.fsencode(tmp_path) + b"/bad-\xff.json"  # a file name that is not UTF-8
+    with open(name, "wb") as fh:
+        fh.write(BROKEN.read_bytes())
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "PYTHONUTF8": "0"}
+    done = subprocess.run([sys.executable, "-m", "engine.cli", "validate", os.fsdecode(name)], env=env,
+                          capture_output=True, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 1 and b"Traceback" not in done.stderr
+    assert b"bad-\\udcff.json:upper:5,2: PIT-DOOR" in done.stdout
