@@ -413,7 +413,9 @@ def run_main(argv: list[str]) -> tuple[int | None, str, str, str | None]:
 
     from engine.cli import main
 
-    out, err = io.StringIO(), io.StringIO()
+    # Streams like a terminal's: UTF-8, strict on stdout (a lone surrogate there crashed `validate`).
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace")
     escaped = None
     code: int | None = None
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -423,7 +425,13 @@ def run_main(argv: list[str]) -> tuple[int | None, str, str, str | None]:
             code = exc.code if isinstance(exc.code, int) else 2
         except Exception:  # what the corpus looks for
             escaped = traceback.format_exc(limit=-3)
-    return code, out.getvalue(), err.getvalue(), escaped
+
+    def text(stream: io.TextIOWrapper) -> str:
+        stream.flush()
+        raw: bytes = stream.buffer.getvalue()  # type: ignore[attr-defined]
+        return raw.decode("utf-8", "backslashreplace")
+
+    return code, text(out), text(err), escaped
 
 
 def run_subprocess(argv: list[str], timeout: float = 120) -> tuple[int | None, str, str, str | None]:
