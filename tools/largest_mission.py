@@ -11,7 +11,6 @@ The memory and speed figures in the commits were measured on both (tools/measure
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -67,7 +66,7 @@ def largest_mission(hall: bool = False) -> dict[str, Any]:
     levels = [{"id": lid, "name": f"Deck {i}", "depth": i, "rows": rows, "sections": sections}
               for i, lid in enumerate(ids)]
     doors = []
-    for i, (lid, (x, y)) in enumerate(((lid, sq) for lid in ids for sq in door_squares)):
+    for i, (lid, (x, y)) in enumerate((lid, sq) for lid in ids for sq in door_squares):
         if i >= MAX_DOORS:
             break
         doors.append({"id": f"D{i}", "level": lid, "x": x, "y": y, "kind": "door" if i % 5 else "bulkhead",

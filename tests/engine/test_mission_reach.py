@@ -119,3 +119,21 @@ def test_an_open_level_is_one_run_per_row() -> None:
     g = movement_graph(m)
     assert sorted(g.nodes) == [("a", y, 0, 3) for y in range(3)]
     assert g.number_of_edges() == 2
+
+
+def test_the_largest_legal_mission_validates() -> None:
+    """tools/largest_mission.py makes the mission the memory figures are measured on: it must stay legal."""
+    import importlib.util
+    from pathlib import Path
+
+    from engine.mission import validate_document
+
+    path = Path(__file__).resolve().parents[2] / "tools" / "largest_mission.py"
+    spec = importlib.util.spec_from_file_location("largest_mission", path)
+    assert spec is not None and spec.loader is not None
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    for hall in (False, True):
+        doc = tool.largest_mission(hall)
+        assert len(doc["levels"]) == 8 and all(len(lv["rows"]) == len(lv["rows"][0]) == 200 for lv in doc["levels"])
+        assert [i for i in validate_document(doc) if i.severity == "error"] == []
