@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -194,15 +195,19 @@ class Board:
 
     def _keep_view(self, key: int, view: dict[int, Line], held: int) -> None:
         """Keep a view (a wide one under ~key) that holds `held` pointers, dropping the oldest views (static and
-        wide alike) while the budget would be passed."""
+        wide alike) that nobody else holds while the budget would be passed."""
         sizes = self._view_sizes
-        while sizes and self._view_held + held > VIEW_CACHE_SQUARES:
-            oldest = next(iter(sizes))
-            self._view_held -= sizes.pop(oldest)
-            if oldest >= 0:
-                del self._views[oldest]
-            else:
-                del self._wide[~oldest]
+        if self._view_held + held > VIEW_CACHE_SQUARES:
+            for old in list(sizes):
+                table, k = (self._views, old) if old >= 0 else (self._wide, ~old)
+                # A view the rules hold too (the sight of a Marine's pose, for the rest of the game) would only
+                # be worked out again if dropped here: it frees nothing until they let it go.
+                if _refcount(table[k]) > 2:
+                    continue
+                del table[k]
+                self._view_held -= sizes.pop(old)
+                if self._view_held + held <= VIEW_CACHE_SQUARES:
+                    break
         if key >= 0:
             self._views[key] = view
         else:
@@ -351,6 +356,8 @@ class Board:
 
 
 _UNSET: object = object()
+# References to an object, counting the call's own (CPython); elsewhere every view counts as unshared.
+_refcount: Any = getattr(sys, "getrefcount", lambda _obj: 2)
 
 
 def _line_steps(dx: int, dy: int, w: int, offs: list[int], zero: int) -> Iterator[int | tuple[int, int]]:
