@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import importlib.util
+# Only what main() needs before its try: Ctrl-C during these imports would still print a traceback, so the
+# heavy ones (argparse, the commands) are imported inside it.
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from typing import TYPE_CHECKING
 
 from engine import __version__
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
 
 # Subcommands in the order --help lists them. Each module defines
 #   add_parser(subparsers) -> argparse.ArgumentParser   and   run(args) -> int
@@ -37,6 +42,8 @@ exits 2 with a one-line message when the file cannot be read, 1 when it breaks a
 
 
 def _available() -> dict[str, str]:
+    import importlib.util
+
     out = {}
     for name, module in COMMANDS.items():
         if importlib.util.find_spec(module) is not None:
@@ -45,6 +52,9 @@ def _available() -> dict[str, str]:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+    import importlib
+
     parser = argparse.ArgumentParser(
         prog="hulkforge", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
@@ -57,6 +67,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
+    _printable_streams()
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        # Ctrl-C at any point, start-up (imports take a few tenths of a second) included: one line, exit 130.
+        # A second Ctrl-C while the interpreter shuts down must not print a traceback either.
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("hulkforge: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _printable_streams() -> None:
+    """Print what cannot be encoded (a lone surrogate in a file name from the OS) as escapes, never crash on it."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            reconfigure(errors="backslashreplace")
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list == ["--version"]:
         # Answer before building the parser, which imports every command module.
@@ -70,14 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             parser.print_help()
             return 0
+    import importlib
+
     module = importlib.import_module(_available()[args.command])
-    try:
-        code: int = module.run(args)
-    except KeyboardInterrupt:
-        print("hulkforge: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+    code: int = module.run(args)
     return code
 
 

@@ -18,6 +18,11 @@ INF = 9999
 # Extra cost of a square a Marine would rather not cross: a pitfall he may fall through (1 in 6).
 PIT_RISK = 2
 _MAX_CACHED = 16
+# Whole-board lists the caches below may hold at once, in squares: each game's tables copy six of the board's
+# graph lists and keep up to 24 distance maps. On the sample missions (1,500 squares at most) the usual cache
+# sizes fit many times over; on the largest map (326,000 squares) the caches shrink instead of keeping a
+# gigabyte of maps for games long over.
+_CACHE_SQUARES = 8_000_000
 
 
 Row = tuple[tuple[int, int], ...]
@@ -45,6 +50,11 @@ class Graph:
     def of(cls, rows: list[Row]) -> Graph:
         """The Graph of plain rows."""
         parts = [cls.split(r) for r in rows]
+        return cls([u for u, _ in parts], [h for _, h in parts])
+
+    @classmethod
+    def of_split(cls, parts: list[tuple[tuple[int, ...], Row | None]]) -> Graph:
+        """The Graph of rows already split (unit, heavy)."""
         return cls([u for u, _ in parts], [h for _, h in parts])
 
 
@@ -222,6 +232,26 @@ def _static_steps(b: Board) -> list[tuple[int, ...]]:
     return out
 
 
+def cache_caps(size: int) -> tuple[int, int]:
+    """(games' tables, Genestealer maps per game) kept at once on a board of `size` squares: 16 and 24, fewer
+    on a big board. A game's tables hold about 14 whole-board lists (six graph copies, its maps)."""
+    games = max(2, min(_MAX_CACHED, _CACHE_SQUARES // (14 * max(1, size))))
+    return games, max(4, min(24, _CACHE_SQUARES // (4 * max(1, size))))
+
+
+class _SquareRows(dict[int, Any]):
+    """Rows by square, each worked out the first time it is read: the players read those of the squares their
+    pieces stand on and next to, a small part of a big board. Reads of a known row cost a plain dict lookup."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, s: int) -> Any:
+        row = self[s] = self._make(s)
+        return row
+
+
 class MissionTables:
     """Per-Game data: the static step graph, same-level distances (lazy), and the mission's goal."""
 
@@ -231,22 +261,35 @@ class MissionTables:
         self.board = b
         self.size = b.size
         self.steps = _static_steps(b)
+        steps = self.steps
         # `steps` with each step's direction index (N NE E SE S SW W NW): (t, d) pairs in the same order.
         dir_of = {v: i for i, v in enumerate(DIR_VEC)}
-        self.step_dirs: list[tuple[tuple[int, int], ...]] = [
-            tuple((t, dir_of[direction(b, s, t)]) for t in self.steps[s]) for s in range(self.size)
-        ]
+        self.step_dirs: dict[int, tuple[tuple[int, int], ...]] = _SquareRows(
+            lambda s: tuple((t, dir_of[direction(b, s, t)]) for t in steps[s]))
         self.door_squares = frozenset(b.door_at)
-        # b.doors_near(s, -1) of every square: the doors a blip on s may open (looked up once per mission).
-        self.blip_doors: list[tuple[tuple[str, int], ...]] = [b.doors_near(s, -1) for s in range(self.size)]
+        # b.doors_near(s, -1): the doors a blip on s may open.
+        self.blip_doors: dict[int, tuple[tuple[str, int], ...]] = _SquareRows(lambda s: b.doors_near(s, -1))
         self.goal = _read_goal(game)
         doors = self.door_squares
-        self.fwd_rows: list[Row] = [tuple((t, 2 if t in doors else 1) for t in self.steps[s]) for s in range(self.size)]
-        # Steps are symmetric (same level, same diagonal rule), so entering t from each neighbour costs t's price.
-        self.rev_rows: list[Row] = [tuple((s, 2 if t in doors else 1) for s in self.steps[t]) for t in range(self.size)]
-        self.base_fwd = Graph.of(self.fwd_rows)
-        self.base_rev = Graph.of(self.rev_rows)
+        # The graphs' rows: entering a door costs 2, any other square 1. Steps are symmetric (same level, same
+        # diagonal rule), so entering t from each neighbour costs t's price. A row with no door in it is the
+        # steps tuple itself (most rows), shared rather than copied.
+        self.base_fwd = Graph.of_split([_priced(steps[s], doors) for s in range(self.size)])
+        self.base_rev = Graph.of_split([_same_price(steps[t], 2 if t in doors else 1) for t in range(self.size)])
         self._by_feat: dict[int, tuple[Any, GameTables]] = {}
+        self._cached, self.maps_cached = cache_caps(self.size)
+
+    @property
+    def fwd_rows(self) -> list[Row]:
+        """Row s: (t, cost) of each step out of s (built on demand; the graph is base_fwd)."""
+        doors = self.door_squares
+        return [tuple((t, 2 if t in doors else 1) for t in self.steps[s]) for s in range(self.size)]
+
+    @property
+    def rev_rows(self) -> list[Row]:
+        """Row t: (s, cost) of each step into t (built on demand; the graph is base_rev)."""
+        doors = self.door_squares
+        return [tuple((s, 2 if t in doors else 1) for s in self.steps[t]) for t in range(self.size)]
 
     def for_state(self, state: Any) -> GameTables:
         """The tables of the game `state` belongs to (cached on its features object, shared by copies)."""
@@ -254,7 +297,7 @@ class MissionTables:
         hit = self._by_feat.get(id(feat))
         if hit is not None and hit[0] is feat:
             return hit[1]
-        if len(self._by_feat) >= _MAX_CACHED:
+        if len(self._by_feat) >= self._cached:
             self._by_feat.clear()
         gt = GameTables(self, feat)
         self._by_feat[id(feat)] = (feat, gt)
@@ -334,8 +377,9 @@ class GameTables:
         return self._goal_maps.get(key)
 
     def _keep(self, key: Any, m: list[int]) -> list[int]:
-        """File map m under `key` in the small cache of Genestealer maps (emptied when it grows past 24)."""
-        if len(self._dyn) > 24:
+        """File map m under `key` in the small cache of Genestealer maps (emptied past mt.maps_cached: 24 but on
+        the biggest boards)."""
+        if len(self._dyn) > self.mt.maps_cached:
             self._dyn.clear()
         self._dyn[key] = m
         return m
@@ -364,6 +408,13 @@ class GameTables:
         """Like to_seeds for `base`'s seeds plus `seeds`, given `base` = to_seeds of the former."""
         m = self._dyn.get(key)
         return m if m is not None else self._keep(key, dijkstra(self.rev, seeds, self.mt.size, base=base))
+
+
+def _priced(dests: tuple[int, ...], doors: frozenset[int]) -> tuple[tuple[int, ...], Row | None]:
+    """Graph.split of the row ((t, 2 if t is a door else 1) for t in dests)."""
+    if not any(t in doors for t in dests):
+        return dests, None
+    return Graph.split(tuple((t, 2 if t in doors else 1) for t in dests))
 
 
 def _same_price(srcs: tuple[int, ...], c: int) -> tuple[tuple[int, ...], Row | None]:

@@ -28,15 +28,20 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from engine.ai import default_policy, make_policy, policy_rng
-    from engine.mission import MissionFileError, load_mission
+    from engine.ai.base import UnknownPolicyError
+    from engine.commands.playable import report_invalid
+    from engine.mission import MissionFileError
+    from engine.mission.playable import InvalidMission, load_playable
     from engine.resources import mission_path
     from engine.rules.game import Game
 
     try:
-        mission = load_mission(mission_path(args.mission))
+        mission = load_playable(mission_path(args.mission))
     except MissionFileError as exc:
         print(f"hulkforge play: {exc}", file=sys.stderr)
         return 2
+    except InvalidMission as exc:
+        return report_invalid("hulkforge play", exc)
     overrides: dict[str, object] = {}
     for item in args.option:
         name, _, value = item.partition("=")
@@ -51,7 +56,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     sides = ("marines", "genestealers")
     names = {side: getattr(args, side) or default_policy(side) for side in sides}
-    policies = {side: make_policy(names[side]) for side in sides}
+    try:
+        policies = {side: make_policy(names[side]) for side in sides}
+    except (UnknownPolicyError, ValueError) as exc:
+        print(f"hulkforge play: {exc}", file=sys.stderr)
+        return 2
     rngs = {side: policy_rng(args.seed, side) for side in sides}
     state = game.new_state(args.seed)
     printed = 0

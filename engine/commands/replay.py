@@ -35,10 +35,11 @@ def format_event(e: dict[str, Any]) -> str:
 def run(args: argparse.Namespace) -> int:
     from engine.mission import MissionFileError
     from engine.sim.replay import ReplayMismatch, replay_game
-    from engine.sim.results import ResultsFileError, read_results
+    from engine.sim.results import ResultsFileError, read_results, replay_spec
 
     try:
         doc = read_results(args.results)
+        replay_spec(doc, args.results)
     except ResultsFileError as exc:
         print(f"hulkforge replay: {exc}", file=sys.stderr)
         return 2

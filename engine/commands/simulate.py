@@ -12,6 +12,7 @@ from engine.sim.cli_support import (
     UsageError,
     add_batch_arguments,
     build_spec,
+    dask_options,
     format_summary,
     parse_value,
     set_help_text,
@@ -56,14 +57,19 @@ def run(args: argparse.Namespace) -> int:
         from engine.commands.strength import run_strength_check
 
         return run_strength_check(args)
+    from engine.commands.playable import report_invalid
+    from engine.mission.playable import InvalidMission
     from engine.sim.batch import BatchError, run_batch
     from engine.sim.results import ResultsWriter, square_totals
 
     try:
         spec = build_spec(args, parse_sets(args.sets))
+        dask = dask_options(args)
     except UsageError as exc:
         print(f"hulkforge simulate: {exc}", file=sys.stderr)
         return 2
+    except InvalidMission as exc:
+        return report_invalid("hulkforge simulate", exc)
     spec.keep_actions = bool(args.keep_actions)
     from engine.sim.batch import prepare_spec
 
@@ -82,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         result = run_batch(spec, on_result=on_result, backend=args.backend, workers=args.workers,
-                           scheduler=args.scheduler, keep_records=False)
+                           scheduler=args.scheduler, keep_records=False, dask_options=dask)
         progress.close()
         summary = result.summary()
         summary["options_in_force"] = options_in_force(spec)

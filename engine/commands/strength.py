@@ -6,6 +6,8 @@ import argparse
 import json
 import sys
 
+from engine.commands.playable import report_invalid
+from engine.mission.playable import InvalidMission
 from engine.sim.cli_support import Progress, UsageError, build_spec
 
 
@@ -30,6 +32,8 @@ def run_strength_check(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"hulkforge simulate: {exc}", file=sys.stderr)
         return 2
+    except InvalidMission as exc:
+        return report_invalid("hulkforge simulate", exc)
     levels = 4 if tuned else 3
     progress = Progress(spec.games * len(pairings(["x"] * levels, not args.diagonal)), "strength check: ")
     try:

@@ -12,6 +12,7 @@ from engine.sim.cli_support import (
     UsageError,
     add_batch_arguments,
     build_spec,
+    dask_options,
     parse_value,
     pct,
     set_help_text,
@@ -53,6 +54,8 @@ def split_sweep(items: list[str]) -> tuple[str, list[Any], dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.commands.playable import report_invalid
+    from engine.mission.playable import InvalidMission
     from engine.sim.batch import BatchError, BatchResult, prepare_spec, run_batch
     from engine.sim.local import LocalPool
     from engine.stats.sweep import compare_on_shared_seeds, sweep_curve
@@ -60,16 +63,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         name, values, fixed = split_sweep(args.sets)
         specs = [prepare_spec(build_spec(args, {**fixed, name: v})) for v in values]
+        dask = dask_options(args)
     except UsageError as exc:
         print(f"hulkforge sweep: {exc}", file=sys.stderr)
         return 2
+    except InvalidMission as exc:
+        return report_invalid("hulkforge sweep", exc)
     progress = Progress(args.games * len(values), "sweep: ")
     results: list[BatchResult] = []
     pool = LocalPool(args.workers) if args.backend == "local" else None
     try:
         for spec in specs:
             r = run_batch(spec, on_result=lambda _rec: progress.update(), backend=args.backend,
-                          workers=args.workers, scheduler=args.scheduler, keep_records=False, pool=pool)
+                          workers=args.workers, scheduler=args.scheduler, keep_records=False, pool=pool,
+                          dask_options=dask)
             results.append(r)
             if r.status.stopped is not None:
                 break

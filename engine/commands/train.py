@@ -8,6 +8,8 @@ import sys
 from typing import Any
 
 from engine.ai.base import SIDES
+from engine.commands.playable import report_invalid
+from engine.mission.playable import InvalidMission
 from engine.sim.batch import BACKENDS
 from engine.sim.cli_support import UsageError, add_param_file_argument, build_spec, pct
 
@@ -63,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"hulkforge train: {exc}", file=sys.stderr)
         return 2
+    except InvalidMission as exc:
+        return report_invalid("hulkforge train", exc)
     if not args.json:
         print(f"train {args.side} on {args.mission}: {args.games} games over {args.rounds} round(s), "
               f"{args.trial_games} a trial, seed {args.seed}", flush=True)

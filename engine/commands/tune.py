@@ -8,6 +8,8 @@ import sys
 from typing import Any
 
 from engine.ai.base import SIDES
+from engine.commands.playable import report_invalid
+from engine.mission.playable import InvalidMission
 from engine.sim.batch import BACKENDS
 from engine.sim.cli_support import UsageError, add_param_file_argument, build_spec, pct, split_assignment
 from engine.sim.spec import DEFAULT_MAX_ACTIONS
@@ -85,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     except (UsageError, ValueError) as exc:
         print(f"hulkforge tune: {exc}", file=sys.stderr)
         return 2
+    except InvalidMission as exc:
+        return report_invalid("hulkforge tune", exc)
     out = args.out
     head = (f"tune {', '.join(names)} on {args.mission}: Marine win rate {pct(args.target).strip()} ± "
             f"{pct(args.tolerance).strip()} (95%), seed {args.seed}, budget {args.budget} games, "

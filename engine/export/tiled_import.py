@@ -21,7 +21,7 @@ from engine.export.tiled_read import (
     Reader,
     read_tmj,
 )
-from engine.mission import Issue, Mission, mission_from_dict, validate_document
+from engine.mission import Issue, Mission, mission_from_dict, strict_json, validate_document
 from engine.mission.io import MAX_NESTING as MISSION_MAX_NESTING
 from engine.mission.io import nesting_depth
 from engine.mission.issues import json_path
@@ -40,6 +40,14 @@ def import_tiled(path: str | os.PathLike[str], warnings: list[str] | None = None
     tmj = read_tmj(path)
     importer = _Importer(str(path), tmj)
     doc = importer.document(Path(path).stem)
+    # What the mission reader refuses (control characters in a name or title), refused here too: otherwise the
+    # import would write a mission that cannot be opened again.
+    try:
+        strict_json.check(doc, max_nesting=MISSION_MAX_NESTING, mission_text=True, integral_floats=True)
+    except strict_json.JSONContentError as exc:
+        origin, field = importer.origin_of(exc.path)
+        what = f"{field}: " if field else ""
+        raise importer.r.fail(origin, f"{what}{exc.message}") from None
     # The schema's own words, placed by the Tiled layer or object they came from: the mission's object names
     # and paths mean nothing to someone editing the map in Tiled.
     schema = sorted(((json_path(parts), text) for parts, text in schema_errors(doc)), key=lambda e: path_key(e[0]))

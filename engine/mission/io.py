@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from engine.mission import strict_json
+from engine.mission.atomic import AtomicFile
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NESTING = 32
@@ -93,23 +95,39 @@ def parse_json_object(
     if not text.strip():
         raise error(source, "file is empty")
 
-    def reject_constant(name: str) -> Any:
-        raise ValueError(f"{name} is not allowed in a {what}")
-
     try:
-        doc = json.loads(text, parse_constant=reject_constant)
+        doc = strict_json.loads(text, what)
+        strict_json.check(doc, max_nesting=max_nesting)
     except json.JSONDecodeError as exc:
         hint = xml_hint if text.lstrip().startswith("<") else ""
         raise error(source, f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}{hint}") from None
     except RecursionError:
         raise error(source, f"nested more than {max_nesting} levels deep") from None
-    except ValueError as exc:
+    except ValueError as exc:  # JSONContentError, or an integer of more digits than Python converts
         raise error(source, str(exc)) from None
     if not isinstance(doc, dict):
         raise error(source, f"$: a {what} is a JSON object, not {type(doc).__name__}")
-    if nesting_depth(doc) > max_nesting:
-        raise error(source, f"nested more than {max_nesting} levels deep")
     return doc
+
+
+def short_repr(value: Any, limit: int = 60) -> str:
+    """repr() cut to a length fit for a one-line message (a hostile file may put megabytes in one field)."""
+    text = repr(value) if not isinstance(value, dict | list) else type(value).__name__
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_mission_content(doc: dict[str, Any], source: str, prefix: tuple[str | int, ...] = ()) -> None:
+    """Refuse control characters and noncharacters in a mission's text, and turn `9.0` into `9`, in place.
+
+    Whole numbers written as decimals pass the schema's "integer" (JSON Schema counts 9.0 as one) but would
+    reach the model as floats; every number of a mission is a whole number, so they are read as what they say.
+    prefix: where doc sits in a larger file (a results file embeds the mission it played).
+    """
+    try:
+        strict_json.check(doc, max_nesting=MAX_NESTING, mission_text=True, integral_floats=True,
+                          prefix=prefix)
+    except strict_json.JSONContentError as exc:
+        raise MissionFileError(source, str(exc)) from None
 
 
 def parse_document(text: str | bytes, source: str = "<memory>") -> dict[str, Any]:
@@ -117,10 +135,13 @@ def parse_document(text: str | bytes, source: str = "<memory>") -> dict[str, Any
     doc = parse_json_object(text, source)
     fmt = doc.get("format")
     if fmt != "hulkforge-mission":
-        raise MissionFileError(source, f"$.format is {fmt!r}, expected 'hulkforge-mission'")
+        raise MissionFileError(source, f"$.format is {short_repr(fmt)}, expected 'hulkforge-mission'")
+    check_mission_content(doc, source)
     version = doc.get("version")
-    if version != 1:
-        raise MissionFileError(source, f"$.version is {version!r}: this hulkforge reads mission format version 1 only")
+    if type(version) is not int or version != 1:  # True == 1 in Python
+        raise MissionFileError(
+            source, f"$.version is {short_repr(version)}: this hulkforge reads mission format version 1 only"
+        )
     return doc
 
 
@@ -129,30 +150,15 @@ def read_document(path: str | os.PathLike[str]) -> dict[str, Any]:
     return parse_document(read_limited(path), str(path))
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write through a temporary file in the same folder and a rename: a crash never leaves half a file."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        # mkstemp creates the file 0600; a mission or an export is meant to be shared, so use the usual mode.
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write through a locked temporary file in the same folder and a rename: a crash never leaves half a file.
+
+    Temporary files that killed writers of the same path left behind are removed first; the folder is
+    fsynced after the rename (engine.mission.atomic).
+    """
+    with AtomicFile(path) as out:
+        out.file.write(data)
+        out.commit()
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:

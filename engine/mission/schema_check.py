@@ -4,24 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from engine.mission.issues import Issue, json_path
 from engine.mission.objects import Parts, describe, object_parts, object_place, parse_path
-from engine.resources import load_schema
+from engine.schema_validator import schema_validator
 
 MAX_SCHEMA_ISSUES = 100
 MAX_MESSAGE = 200
 
 
-@lru_cache(maxsize=1)
-def mission_validator() -> jsonschema.Draft202012Validator:
-    schema = load_schema("mission.schema.json")
-    return jsonschema.Draft202012Validator(schema)
+def mission_validator() -> Any:
+    """The mission schema's validator: ECMA-262 patterns and int-only integers (engine.schema_validator)."""
+    return schema_validator("mission.schema.json")
 
 
 @dataclass(frozen=True)

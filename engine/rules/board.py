@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine.mission.model import Mission
@@ -13,6 +15,18 @@ DIR_INDEX = {n: i for i, n in enumerate(DIR_NAMES)}
 FACE_NAMES = ("N", "E", "S", "W")
 FACE_INDEX = {n: i for i, n in enumerate(FACE_NAMES)}
 FACE_VEC: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+# What a Board keeps of the lines of sight it works out, counted in pointers (each square of a line is one, a
+# line's key and slot in its dict a few more): views (every line from one square across its front arc), single
+# lines, and line shapes. The sample missions stay far below every budget (Pitfall, 100 games: about 17,000,
+# 2,500 and 16,000), so nothing changes there. On the largest map a view of an open 200x200 level holds about
+# a million squares, and keeping every view ever drawn grew a batch worker past 8 GB. Past its budget, the
+# oldest views go first; the single lines start again; new shapes are walked, not kept.
+VIEW_CACHE_SQUARES = 32_000_000
+VIEW_ENTRY_COST = 4
+LINE_CACHE_SQUARES = 8_000_000
+LINE_ENTRY_COST = 10
+PATTERN_CACHE_SQUARES = 4_000_000
 
 # A static LOS line: None (always blocked) or a tuple of checks; an int is one square that must be clear, a
 # pair (a, b) is a corner the line passes exactly through, blocked only if both squares are obstructed.
@@ -31,6 +45,12 @@ class Board:
         self.plane = self.W * self.H
         n = self.plane * len(mission.levels)
         self.size = n
+        # One int object per square number, shared by every table that holds squares: on a big map the tables
+        # hold millions of square numbers, and each computed one would otherwise be an object of its own.
+        ints = self._ints = list(range(n))
+        # Likewise for the offsets of the line shapes: from -(plane + W) to plane + W.
+        self._offs_zero = self.plane + self.W
+        self._offs = list(range(-self._offs_zero, self._offs_zero + 1))
         self.floor = bytearray(n)
         self.section: list[str | None] = [None] * n
         self.sections: dict[tuple[int, str], tuple[int, ...]] = {}
@@ -45,7 +65,7 @@ class Board:
                         # Unsectioned floor squares are each their own one-square section.
                         key = code if code is not None else f".{x},{y}"
                         self.section[s] = key
-                        sec_lists.setdefault((li, key), []).append(s)
+                        sec_lists.setdefault((li, key), []).append(ints[s])
         self.sections = {k: tuple(v) for k, v in sec_lists.items()}
         self.xs = [(s % self.plane) % self.W for s in range(n)]
         self.ys = [(s % self.plane) // self.W for s in range(n)]
@@ -57,7 +77,7 @@ class Board:
             row = []
             for dx, dy in DIR_VEC:
                 t = self.sq_or_none(li, x + dx, y + dy)
-                row.append(t if t is not None and self.floor[t] else -1)
+                row.append(ints[t] if t is not None and self.floor[t] else -1)
             self.nbr[s] = tuple(row)
         self.doors = {d.id: self.sq_of(d.level, d.x, d.y) for d in mission.doors}
         self.door_at = {sq: did for did, sq in self.doors.items()}
@@ -68,9 +88,15 @@ class Board:
         self.exit_at = {self.sq_of(e.level, e.x, e.y): e.id for e in mission.exits}
         self.deploy = {self.sq_of(m.level, m.x, m.y) for m in mission.marines.squad}
         self._lines: dict[int, Line] = {}
+        self._held = 0  # what the single lines hold (LINE_CACHE_SQUARES), since the cache last started again
         self._patterns: dict[tuple[int, int], tuple[int | tuple[int, int], ...]] = {}
+        self._pattern_held = 0
+        # Views and wide views by s * 4 + facing; the pointers each holds by the same key (~key for a wide one),
+        # oldest first. (The rules' sight reads _views and _wide directly.)
         self._views: dict[int, dict[int, Line]] = {}
         self._wide: dict[int, dict[int, Line]] = {}
+        self._view_sizes: dict[int, int] = {}
+        self._view_held = 0
         self._door_near: dict[int, tuple[tuple[str, int], ...]] = {}
         self.below_memo: dict[int, int] = {}  # square -> the square directly below it (-1: none); features.py
         self.psi_memo: dict[int, Any] = {}  # square -> what the Archivist's powers may target from it (psychic.py)
@@ -104,8 +130,9 @@ class Board:
             ids = self.level_ids
             names = [(ids[li], x, y) for li, x, y in map(self.lxy, range(self.size))]
             rank = [0] * self.size
+            ints = self._ints
             for k, s in enumerate(sorted(range(self.size), key=names.__getitem__)):
-                rank[s] = k
+                rank[s] = ints[k]
             keys = self._square_keys = (names, rank)
         return keys
 
@@ -159,17 +186,42 @@ class Board:
         key = s * 4 + facing
         out = self._views.get(key)
         if out is None:
-            out = self._views[key] = self._arc_view(s, facing)
+            out, held = self._arc_view(s, facing)
+            self._keep_view(key, out, held)
         return out
 
-    def _arc_view(self, s: int, facing: int) -> dict[int, Line]:
-        """static_view's table: the floor squares t with in_arc(s, facing, t) and a line, in square order. Each
-        row of the arc is one run of columns, so only the arc is visited (not the whole level)."""
+    def _keep_view(self, key: int, view: dict[int, Line], held: int) -> None:
+        """Keep a view (a wide one under ~key) that holds `held` pointers, dropping the oldest views (static and
+        wide alike) that nobody else holds while the budget would be passed."""
+        sizes = self._view_sizes
+        if self._view_held + held > VIEW_CACHE_SQUARES:
+            for old in list(sizes):
+                table, k = (self._views, old) if old >= 0 else (self._wide, ~old)
+                # A view the rules hold too (the sight of a Marine's pose, for the rest of the game) would only
+                # be worked out again if dropped here: it frees nothing until they let it go.
+                if _refcount(table[k]) > 2:
+                    continue
+                del table[k]
+                self._view_held -= sizes.pop(old)
+                if self._view_held + held <= VIEW_CACHE_SQUARES:
+                    break
+        if key >= 0:
+            self._views[key] = view
+        else:
+            self._wide[~key] = view
+        sizes[key] = held
+        self._view_held += held
+
+    def _arc_view(self, s: int, facing: int) -> tuple[dict[int, Line], int]:
+        """static_view's table: the floor squares t with in_arc(s, facing, t) and a line, in square order, and the
+        pointers it holds. Each row of the arc is one run of columns, so only the arc is visited (not the whole
+        level). Its lines are kept with the view, not in the single-line cache."""
         w = self.W
         base = s - s % self.plane
         sy, sx = divmod(s - base, w)
         floor = self.floor
-        lines, compute, key0 = self._lines, self._compute_line, s * self.size
+        lines, compute, key0, ints = self._lines, self._compute_line, s * self.size, self._ints
+        held = 0
         out: dict[int, Line] = {}
         for y in range(self.H):
             dy = y - sy
@@ -192,10 +244,11 @@ class Board:
                 if floor[t]:
                     ln = lines.get(key0 + t, _UNSET)  # line(s, t), inlined
                     if ln is _UNSET:
-                        ln = lines[key0 + t] = compute(s, t)
+                        ln = compute(s, t)
                     if ln is not None:
-                        out[t] = ln  # type: ignore[assignment]
-        return out
+                        out[ints[t]] = ln  # type: ignore[assignment]
+                        held += VIEW_ENTRY_COST + len(ln)  # type: ignore[arg-type]
+        return out, held
 
     def doors_near(self, s: int, facing: int) -> tuple[tuple[str, int], ...]:
         """(door id, square) a piece on s may open or close: among its three front squares, or for a blip
@@ -222,8 +275,8 @@ class Board:
                 if self.floor[t] and t != s and t not in out and not self.in_arc(s, back, t):
                     line = self.line(s, t)
                     if line is not None:
-                        out[t] = line
-            self._wide[key] = out
+                        out[self._ints[t]] = line
+            self._keep_view(~key, out, sum(VIEW_ENTRY_COST + len(ln) for ln in out.values() if ln is not None))
         return out
 
     # -- lines of sight -------------------------------------------------------------------------------
@@ -231,7 +284,11 @@ class Board:
         key = a * self.size + b
         out = self._lines.get(key, _UNSET)
         if out is _UNSET:
+            if self._held > LINE_CACHE_SQUARES:  # the budget is spent: start again
+                self._lines.clear()
+                self._held = 0
             out = self._lines[key] = self._compute_line(a, b)
+            self._held += LINE_ENTRY_COST + (len(out) if out is not None else 0)
         return out  # type: ignore[return-value]
 
     def _compute_line(self, a: int, b: int) -> Line:
@@ -239,52 +296,59 @@ class Board:
             return None
         w = self.W
         dx, dy = b % w - a % w, (b % self.plane) // w - (a % self.plane) // w
-        pattern = self._patterns.get((dx, dy))
+        pattern: Iterable[int | tuple[int, int]] | None = self._patterns.get((dx, dy))
         if pattern is None:
-            pattern = self._patterns[(dx, dy)] = _line_pattern(dx, dy, w)
+            steps = _line_steps(dx, dy, w, self._offs, self._offs_zero)
+            if self._pattern_held < PATTERN_CACHE_SQUARES:
+                pattern = self._patterns[(dx, dy)] = tuple(steps)
+                self._pattern_held += len(pattern)
+            else:  # budget spent: walk this line's shape as far as its first wall, keep nothing
+                pattern = steps
         # The pattern's squares are offsets from a; which of them are walls decides the line (as _line_checks).
-        floor = self.floor
+        floor, ints = self.floor, self._ints
         checks: list[int | tuple[int, int]] = []
         for step in pattern:
             if type(step) is int:
                 c = a + step
                 if not floor[c]:
                     return None
-                checks.append(c)
+                checks.append(ints[c])
             else:
                 p, q = a + step[0], a + step[1]  # type: ignore[index]
                 pw, qw = not floor[p], not floor[q]
                 if pw and qw:
                     return None
                 if pw:
-                    checks.append(q)
+                    checks.append(ints[q])
                 elif qw:
-                    checks.append(p)
+                    checks.append(ints[p])
                 else:
-                    checks.append((p, q))
+                    checks.append((ints[p], ints[q]))
         return tuple(checks)
 
 
 _UNSET: object = object()
+# References to an object, counting the call's own (CPython); elsewhere every view counts as unshared.
+_refcount: Any = getattr(sys, "getrefcount", lambda _obj: 2)
 
 
-def _line_pattern(dx: int, dy: int, w: int) -> tuple[int | tuple[int, int], ...]:
+def _line_steps(dx: int, dy: int, w: int, offs: list[int], zero: int) -> Iterator[int | tuple[int, int]]:
     """The squares a line from a square to one dx columns and dy rows away passes through, as offsets from its
     start on a board w squares wide, in order: an int is a square, a pair the two squares beside a corner the line
-    passes exactly through (the end square itself is left out). The same for every start square, so worked out once
-    per (dx, dy); the walls are checked per line (Board._compute_line)."""
+    passes exactly through (the end square itself is left out). The same for every start square, so a Board keeps
+    them per (dx, dy) while its budget lasts; the walls are checked per line (Board._compute_line). Offset v is
+    the shared int object offs[zero + v]."""
     nx, ny = abs(dx), abs(dy)
     sx = 1 if dx > 0 else -1
     sy = 1 if dy > 0 else -1
     x = y = 0
     ix = iy = 0
-    out: list[int | tuple[int, int]] = []
     while ix < nx or iy < ny:
         lhs = (1 + 2 * ix) * ny
         rhs = (1 + 2 * iy) * nx
         if lhs == rhs:
             # Exactly through a corner: the two squares beside it form a pair, then step diagonally.
-            out.append((y * w + x + sx, (y + sy) * w + x))
+            yield (offs[zero + y * w + x + sx], offs[zero + (y + sy) * w + x])
             x += sx
             y += sy
             ix += 1
@@ -297,5 +361,4 @@ def _line_pattern(dx: int, dy: int, w: int) -> tuple[int | tuple[int, int], ...]
             iy += 1
         if x == dx and y == dy:
             break
-        out.append(y * w + x)
-    return tuple(out)
+        yield offs[zero + y * w + x]

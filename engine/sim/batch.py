@@ -54,8 +54,12 @@ def iter_batch(
     status: RunStatus | None = None,
     pool: LocalPool | None = None,
     indices: list[int] | None = None,
+    dask_options: dict[str, Any] | None = None,
 ) -> Iterator[GameRecord]:
-    """Yield one GameRecord per game as games finish (completion order; each carries its index)."""
+    """Yield one GameRecord per game as games finish (completion order; each carries its index).
+
+    dask_options: more arguments of engine.sim.dask_backend.run_dask (worker_wait, security).
+    """
     status = status if status is not None else RunStatus()
     wanted = list(indices) if indices is not None else list(range(spec.games))
     if not wanted:
@@ -71,7 +75,8 @@ def iter_batch(
     elif backend == "dask":
         from engine.sim.dask_backend import run_dask
 
-        yield from run_dask(spec, wanted, status, cancel, scheduler=scheduler, workers=workers)
+        yield from run_dask(spec, wanted, status, cancel, scheduler=scheduler, workers=workers,
+                            **(dask_options or {}))
     else:
         raise BatchError(f"unknown backend {backend!r} (choose from {', '.join(BACKENDS)})")
 
@@ -148,6 +153,7 @@ def run_batch(
     scheduler: str | None = None,
     keep_records: bool = True,
     pool: LocalPool | None = None,
+    dask_options: dict[str, Any] | None = None,
 ) -> BatchResult:
     """Run a whole batch, calling `on_result` (in this thread) for each game as it finishes.
 
@@ -160,7 +166,7 @@ def run_batch(
     start = time.perf_counter()
     try:
         for rec in iter_batch(spec, backend=backend, workers=workers, scheduler=scheduler, cancel=cancel,
-                              status=status, pool=pool):
+                              status=status, pool=pool, dask_options=dask_options):
             stats.add(rec)
             if keep_records:
                 records.append(rec)
@@ -169,5 +175,9 @@ def run_batch(
     except KeyboardInterrupt:
         status.stopped = "interrupted"
     records.sort(key=lambda r: r.index)
-    n_workers = pool.workers if pool is not None else (workers or default_workers())
+    # The workers that really played: fewer than asked when the batch is small, none when the cluster had none.
+    # (A local worker that died and was replaced counts once: the replacement takes its place.)
+    n_workers = len(status.workers_seen)
+    if backend == "local":
+        n_workers = min(n_workers, pool.workers if pool is not None else (workers or default_workers()))
     return BatchResult(spec, stats, status, time.perf_counter() - start, backend, n_workers, records)

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from engine.ai.base import SIDES, UnknownPolicyError, default_policy, make_policy, policy_info, resolve_policy
 from engine.resources import mission_path
-from engine.sim.batch import BACKENDS
+from engine.sim.batch import BACKENDS, BatchError
 from engine.sim.params import MISSION_PARAMS, apply_mission_params, is_mission_param
 from engine.sim.spec import DEFAULT_MAX_ACTIONS, BatchSpec
 
@@ -45,7 +45,15 @@ def add_batch_arguments(p: argparse.ArgumentParser, set_help: str) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="local",
                    help="local process pool (default) or a Dask cluster")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
-                   help="Dask scheduler (tcp://host:8786); without it --backend dask starts a local cluster")
+                   help="Dask scheduler (tcp://host:8786, or tls://host:8786 with --dask-security); without it "
+                        "--backend dask starts a local cluster. A Dask scheduler runs the code clients send it: "
+                        "use TLS on a shared network (docs/dask.md)")
+    p.add_argument("--dask-security", metavar="FILE", default=None,
+                   help="a Dask configuration file (YAML) with the distributed.comm TLS settings: CA, client "
+                        "certificate and key, require-encryption")
+    p.add_argument("--worker-wait", metavar="SECONDS", type=float, default=None,
+                   help="--backend dask: stop when the cluster has no worker for this long, at the start or "
+                        "mid-batch (default 60)")
     for side in SIDES:
         p.add_argument(f"--{side}", metavar="POLICY", default=None,
                        help=f"policy playing the {side} (default: heuristic-{side} if present, else random); "
@@ -117,7 +125,8 @@ def set_help_text() -> str:
 
 def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
     """The BatchSpec of the command line, checked here so mistakes are usage errors, not worker crashes."""
-    from engine.mission import MissionFileError, load_mission
+    from engine.mission import MissionFileError
+    from engine.mission.playable import load_playable
 
     if args.games < 0:
         raise UsageError(f"--games must be >= 0, not {args.games}")
@@ -129,7 +138,7 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
         raise UsageError(f"--max-actions must be >= 1, not {args.max_actions}")
     path = mission_path(args.mission)
     try:
-        mission = load_mission(path)
+        mission = load_playable(path)  # InvalidMission (exit 1) goes to the caller
     except MissionFileError as exc:
         raise UsageError(str(exc)) from None
     options = {k: v for k, v in sets.items() if not is_mission_param(k)}
@@ -144,6 +153,35 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
     policies, params = policy_params(args)
     return BatchSpec(games=args.games, seed=args.seed, mission=path, options=options, mission_params=mparams,
                      policies=policies, params=params, max_actions=args.max_actions)
+
+
+def dask_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The Dask-only arguments, checked: a bad scheduler address or security file is a usage error (exit 2)."""
+    dask_only = [flag for flag, value in (("--scheduler", args.scheduler), ("--dask-security", args.dask_security),
+                                          ("--worker-wait", args.worker_wait)) if value is not None]
+    if args.backend != "dask":
+        if dask_only:
+            raise UsageError(f"{dask_only[0]} applies to --backend dask only")
+        return {}
+    from engine.sim.dask_backend import load_security, scheduler_address_problem
+
+    try:
+        out: dict[str, Any] = {}
+        if args.scheduler is not None:
+            problem = scheduler_address_problem(args.scheduler)
+            if problem:
+                raise UsageError(problem)
+        if args.worker_wait is not None:
+            if not 0 < args.worker_wait < 1e6:
+                raise UsageError(f"--worker-wait must be a positive number of seconds, not {args.worker_wait:g}")
+            out["worker_wait"] = args.worker_wait
+        if args.dask_security is not None:
+            if args.scheduler is None:
+                raise UsageError("--dask-security needs --scheduler (the local cluster needs no certificates)")
+            out["security"] = load_security(args.dask_security)
+    except BatchError as exc:  # dask not installed, an unreadable security file
+        raise UsageError(str(exc)) from None
+    return out
 
 
 class Progress:

@@ -1,11 +1,17 @@
 """The Dask backend: the same chunk jobs on a dask.distributed cluster (or a LocalCluster when no address).
 
 dask[distributed] is an optional extra, imported only here and only when this backend is used.
+
+Security: a Dask scheduler runs whatever code a client sends it, and a plain `tcp://` scheduler asks nobody
+who they are. Anyone who can reach its port can run code on every worker. On a shared network use TLS with
+certificates (`--scheduler tls://host:8786 --dask-security FILE`, docs/dask.md) and keep the port private.
 """
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +19,12 @@ from engine.sim.local import BatchError, RunStatus, chunk_size
 from engine.sim.record import GameRecord
 from engine.sim.runner import run_chunk
 from engine.sim.spec import BatchSpec, game_seed
+
+# How long a batch waits for the cluster to have a worker (at the start, or after all of them left) before it
+# stops with a message: a scheduler with no workers holds jobs forever without a word.
+DEFAULT_WORKER_WAIT = 60.0
+POLL_SECONDS = 0.2
+SECURITY_SECTION = ("distributed", "comm")
 
 
 def _import_distributed() -> Any:
@@ -25,22 +37,78 @@ def _import_distributed() -> Any:
     return distributed
 
 
-def run_dask(
-    spec: BatchSpec,
-    indices: list[int],
-    status: RunStatus,
-    cancel: threading.Event | None = None,
-    scheduler: str | None = None,
-    workers: int | None = None,
-    processes: bool = True,
-    connect_timeout: str = "20s",
-) -> Iterator[GameRecord]:
-    """Play games by index on a cluster, yielding records chunk by chunk as they complete."""
-    distributed = _import_distributed()
+def scheduler_address_problem(address: str) -> str | None:
+    """Why a --scheduler address cannot name a Dask scheduler (unknown scheme, bad port), or None."""
+    _import_distributed()
+    from distributed.comm.addressing import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            parse_host_port(location, default_port=8786)
+    except (ValueError, TypeError) as exc:
+        return f"--scheduler {address!r} is not a Dask scheduler address ({exc}); e.g. tcp://host:8786"
+    return None
+
+
+def _flatten(prefix: str, value: Any, out: dict[str, Any]) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    else:
+        out[prefix] = value
+
+
+def load_security(path: str | os.PathLike[str]) -> Any:
+    """A distributed.Security from a Dask configuration file (YAML) holding only `distributed.comm` settings.
+
+    The file is Dask's own format, e.g. `distributed: {comm: {require-encryption: true, tls: {ca-file: ca.pem,
+    client: {cert: me.pem, key: me.key}}}}`. Raises BatchError naming the file and the problem.
+    """
+    _import_distributed()
+    import dask
+    import yaml
+    from distributed.security import Security
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = yaml.safe_load(fh.read(1 << 20))
+    except OSError as exc:
+        raise BatchError(f"{path}: cannot read the Dask security file: {exc.strerror or exc}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise BatchError(f"{path}: not a YAML file: {str(exc).splitlines()[0]}") from None
+    flat: dict[str, Any] = {}
+    _flatten("", data if isinstance(data, dict) else {"": data}, flat)
+    wrong = [k for k in flat if tuple(k.split(".")[:2]) != SECURITY_SECTION]
+    if wrong or not flat:
+        raise BatchError(f"{path}: a Dask security file holds distributed.comm settings only (TLS files, "
+                         f"require-encryption){f', not {wrong[0]!r}' if wrong else ''}")
+    try:
+        with dask.config.set(flat):
+            return Security()  # type: ignore[no-untyped-call]
+    except (TypeError, ValueError) as exc:
+        raise BatchError(f"{path}: {exc}") from None
+
+
+def _play_chunk(spec_json: dict[str, Any], indices: list[int]) -> tuple[str, list[dict[str, Any]]]:
+    """The Dask job: the chunk's rows, and which worker played them (the summary counts real workers)."""
+    import distributed
+
+    try:
+        where = str(distributed.get_worker().address)
+    except ValueError:  # not inside a worker (a synchronous scheduler in tests)
+        where = f"pid {os.getpid()}"
+    return where, run_chunk(spec_json, indices)
+
+
+def _connect(distributed: Any, scheduler: str | None, workers: int | None, processes: bool,
+             connect_timeout: str, security: Any) -> tuple[Any, Any]:
     cluster = None
     try:
         if scheduler:
-            client = distributed.Client(scheduler, timeout=connect_timeout)
+            client = distributed.Client(scheduler, timeout=connect_timeout, security=security)
         else:
             import dask
 
@@ -50,44 +118,105 @@ def run_dask(
                     n_workers=workers or 1, threads_per_worker=1, processes=processes, dashboard_address=None
                 )
             client = distributed.Client(cluster)
-    except OSError as exc:
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        if cluster is not None:
+            cluster.close()
         raise BatchError(f"cannot reach the Dask scheduler {scheduler or '(local cluster)'}: {exc}") from None
-    spec_json = spec.to_json()
-    n_workers = max(1, len(client.scheduler_info().get("workers", {})) or (workers or 1))
-    size = chunk_size(len(indices), n_workers)
+    return client, cluster
+
+
+def run_dask(
+    spec: BatchSpec,
+    indices: list[int],
+    status: RunStatus,
+    cancel: threading.Event | None = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    processes: bool = True,
+    connect_timeout: str = "20s",
+    worker_wait: float = DEFAULT_WORKER_WAIT,
+    security: Any = None,
+) -> Iterator[GameRecord]:
+    """Play games by index on a cluster, yielding records chunk by chunk as they complete.
+
+    A cluster with no worker for `worker_wait` seconds (none at the start, or all gone mid-batch) stops the
+    batch with a message instead of waiting forever; the games that finished are kept.
+    """
+    distributed = _import_distributed()
+    client, cluster = _connect(distributed, scheduler, workers, processes, connect_timeout, security)
+    where = scheduler or "(local cluster)"
     chunks: dict[Any, list[int]] = {}
     try:
+        try:
+            client.wait_for_workers(1, timeout=worker_wait)
+        except (TimeoutError, OSError) as exc:
+            raise BatchError(f"the Dask scheduler {where} has no worker: none joined within {worker_wait:g} s "
+                             f"(start one with `dask worker {where}`, or wait longer with --worker-wait)"
+                             ) from exc
+        spec_json = spec.to_json()
+        size = chunk_size(len(indices), max(1, len(client.nthreads())))
         for i in range(0, len(indices), size):
             chunk = indices[i:i + size]
-            chunks[client.submit(run_chunk, spec_json, chunk, pure=False)] = chunk
-        pending = distributed.as_completed(list(chunks))
-        for fut in pending:
+            chunks[client.submit(_play_chunk, spec_json, chunk, pure=False)] = chunk
+        # with_results: the rows are fetched in the background, so a job whose worker left before they were
+        # fetched waits there (Dask computes it again when a worker comes) while this loop watches the workers.
+        pending = distributed.as_completed(list(chunks), with_results=True, raise_errors=False)
+        alone_since: float | None = None  # when the cluster was last seen with no worker
+        last_look = 0.0
+        while not pending.is_empty():
             if cancel is not None and cancel.is_set():
                 status.stopped = "cancelled"
-                client.cancel(list(chunks))
                 return
-            chunk = chunks.pop(fut)
-            try:
-                rows = fut.result()
-            except Exception as exc:  # KilledWorker, a lost connection, a crash in the job
-                if len(chunk) > 1:
-                    # Replay the chunk one game per job so only the culprit is lost.
-                    for item in chunk:
-                        single = client.submit(run_chunk, spec_json, [item], pure=False)
-                        chunks[single] = [item]
-                        pending.add(single)
-                    continue
-                index = chunk[0]
-                msg = f"Dask job failed for game {index}: {type(exc).__name__}: {exc}"
-                status.worker_deaths += 1
-                status.messages.append(msg)
-                yield GameRecord.failed(index, game_seed(spec.seed, index), msg)
+            if not pending.has_ready():
+                now = time.monotonic()
+                if now - last_look >= 1.0:
+                    last_look = now
+                    try:
+                        has_worker = bool(client.nthreads())
+                    except OSError:  # the scheduler itself is gone: as good as no worker
+                        has_worker = False
+                    if has_worker:
+                        alone_since = None
+                    elif alone_since is None:
+                        alone_since = now
+                    elif now - alone_since >= worker_wait:
+                        msg = (f"the Dask cluster at {where} had no worker for {worker_wait:g} s; "
+                               f"stopped with {len(indices) - sum(map(len, chunks.values()))} of "
+                               f"{len(indices)} games played")
+                        status.stopped = "stopped: no Dask worker"
+                        status.messages.append(msg)
+                        return
+                time.sleep(POLL_SECONDS)
                 continue
-            for row in rows:
-                yield GameRecord.from_json(row)
+            for fut, outcome in pending.next_batch(block=False):
+                yield from _finish(fut, outcome, chunks, pending, client, spec, spec_json, status)
     finally:
         if chunks:
             client.cancel(list(chunks))
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _finish(fut: Any, outcome: Any, chunks: dict[Any, list[int]], pending: Any, client: Any, spec: BatchSpec,
+            spec_json: dict[str, Any], status: RunStatus) -> Iterator[GameRecord]:
+    """The records of one finished job; a failed job of several games is split into one job per game."""
+    chunk = chunks.pop(fut)
+    if isinstance(outcome, BaseException):  # KilledWorker, a lost connection, a crash in the job
+        if len(chunk) > 1:
+            # Replay the chunk one game per job so only the culprit is lost.
+            for item in chunk:
+                single = client.submit(_play_chunk, spec_json, [item], pure=False)
+                chunks[single] = [item]
+                pending.add(single)
+            return
+        index = chunk[0]
+        msg = f"Dask job failed for game {index}: {type(outcome).__name__}: {outcome}"
+        status.worker_deaths += 1
+        status.messages.append(msg)
+        yield GameRecord.failed(index, game_seed(spec.seed, index), msg)
+        return
+    worker, rows = outcome
+    status.workers_seen.add(worker)
+    for row in rows:
+        yield GameRecord.from_json(row)

@@ -41,6 +41,7 @@ class RunStatus:
     worker_deaths: int = 0
     stopped: str | None = None  # "cancelled", "interrupted" or a reason; None when every game ran
     messages: list[str] = field(default_factory=list)
+    workers_seen: set[str] = field(default_factory=set)  # the workers that were given games to play
 
 
 def _worker_main(conn: Connection) -> None:
@@ -178,6 +179,7 @@ class LocalPool:
                 chunk = chunk[:n]
             left -= n
             w.give(spec_json, chunk)
+            status.workers_seen.add(f"pid {w.proc.pid}")
             busy.append(w)
             return True
 

@@ -74,8 +74,3 @@ class GameRecord:
     def failed(cls, index: int, seed: int, error: str) -> GameRecord:
         """A game that produced no result (its worker died, or the rules raised)."""
         return cls(index=index, seed=seed, winner=None, reason="error", error=error)
-
-    def outcome_key(self) -> tuple[Any, ...]:
-        """Everything that must be identical when the same game is replayed anywhere (for tests)."""
-        d = self.to_json()
-        return tuple(sorted((k, repr(v)) for k, v in d.items()))

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
-import tempfile
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import Any
 
+from engine.mission import strict_json
+from engine.mission.atomic import AtomicFile
+from engine.mission.io import MAX_NESTING, MissionFileError, check_mission_content, short_repr
 from engine.sim.record import SQUARE_FIELDS, GameRecord
 
 RESULTS_FORMAT = "hulkforge-results"
@@ -34,18 +37,20 @@ class ResultsWriter:
 
     def __init__(self, path: str | os.PathLike[str], spec_json: dict[str, Any]) -> None:
         self.path = Path(path)
-        folder = self.path.parent if str(self.path.parent) else Path(".")
-        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=folder)
-        # mkstemp makes the file private (0600); results are as shareable as any output. (Reading the umask
-        # means setting it, which races with other threads, so take the common default.)
-        os.chmod(self._tmp, 0o644)
-        self._fh: IO[str] = os.fdopen(fd, "w", encoding="utf-8", newline="\n")
+        # Results are as shareable as any output. (Reading the umask means setting it, which races with other
+        # threads, so take the common default.) Temporary files that a killed batch left are removed here.
+        self._out = AtomicFile(self.path, mode=0o644)
+        self._fh = io.TextIOWrapper(self._out.file, encoding="utf-8", newline="\n")
         self._next = 0
         self._waiting: dict[int, dict[str, Any]] = {}
         self._first = True
         self._finished = False
-        self._fh.write(f'{{"format": "{RESULTS_FORMAT}", "version": {RESULTS_VERSION},\n')
-        self._fh.write(f' "spec": {json.dumps(spec_json, sort_keys=True)},\n "games": [')
+        try:
+            self._fh.write(f'{{"format": "{RESULTS_FORMAT}", "version": {RESULTS_VERSION},\n')
+            self._fh.write(f' "spec": {json.dumps(spec_json, sort_keys=True)},\n "games": [')
+        except BaseException:
+            self.abort()
+            raise
 
     def add(self, rec: GameRecord) -> None:
         """Queue one game's row; rows are written as soon as every lower index is written."""
@@ -65,22 +70,20 @@ class ResultsWriter:
         self._fh.write("\n ],\n")
         self._fh.write(f' "summary": {json.dumps(summary, sort_keys=True)},\n')
         self._fh.write(f' "squares": {json.dumps(squares, sort_keys=True)}\n}}\n')
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
-        self._fh.close()
-        os.replace(self._tmp, self.path)
+        self._fh.detach()  # flushes into the temporary file, which commit() then owns alone
+        self._out.commit()
         self._finished = True
 
     def abort(self) -> None:
         """Drop the temporary file, leaving the target as it was; does nothing after finish()."""
         if self._finished:
             return
-        if not self._fh.closed:
-            self._fh.close()
+        self._finished = True
         try:
-            os.unlink(self._tmp)
-        except OSError:
+            self._fh.detach()
+        except (ValueError, OSError):  # already detached, or the disk is full: the file goes anyway
             pass
+        self._out.abort()
 
     def __enter__(self) -> ResultsWriter:
         return self
@@ -110,17 +113,21 @@ def read_results(path: str | os.PathLike[str], validate: bool = True) -> dict[st
     except (OSError, UnicodeDecodeError) as exc:
         raise ResultsFileError(path, f"cannot be read: {exc}") from None
     try:
-        doc = json.loads(text)
+        doc = strict_json.loads(text, "results file")
+        # A results file nests its spec's mission document two levels down.
+        strict_json.check(doc, max_nesting=MAX_NESTING + 2)
     except json.JSONDecodeError as exc:
         where = f"line {exc.lineno} column {exc.colno}"
         raise ResultsFileError(path, f"{where}: not valid JSON: {exc.msg}") from None
     except RecursionError:
         raise ResultsFileError(path, "nested too deeply") from None
+    except ValueError as exc:  # a duplicate key, NaN, a lone surrogate, an integer of too many digits
+        raise ResultsFileError(path, str(exc)) from None
     if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT:
         raise ResultsFileError(path, f"$.format is not {RESULTS_FORMAT!r}: not a hulkforge results file")
-    if doc.get("version") != RESULTS_VERSION:
-        found = doc.get("version")
-        raise ResultsFileError(path, f"$.version is {found!r}: this hulkforge reads version 1 only")
+    found = doc.get("version")
+    if type(found) is not int or found != RESULTS_VERSION:  # True == 1 in Python
+        raise ResultsFileError(path, f"$.version is {short_repr(found)}: this hulkforge reads version 1 only")
     if validate:
         error = schema_error(doc)
         if error:
@@ -128,14 +135,53 @@ def read_results(path: str | os.PathLike[str], validate: bool = True) -> dict[st
     return doc
 
 
+def replay_spec(doc: dict[str, Any], path: str | os.PathLike[str]) -> Any:
+    """The BatchSpec of a results document (read_results), checked before any of it is played again.
+
+    A results file may come from someone else: its mission is read like a mission file (characters, whole
+    numbers) and validated (schema and placement rules), its policies must exist, and only the rules engine
+    replays (the `fake` runner is a stand-in for tests). Raises ResultsFileError naming the place.
+    """
+    from engine.ai.base import SIDES, UnknownPolicyError, policy_info
+    from engine.mission import validate_document
+    from engine.sim.spec import BatchSpec
+
+    raw = doc["spec"]
+    runner = raw.get("runner", "rules")
+    if runner != "rules":
+        raise ResultsFileError(path, f"$.spec.runner is {short_repr(runner)}: only games of the rules engine "
+                                     "can be replayed")
+    mission_doc = raw.get("mission_doc")
+    if mission_doc is None:
+        raise ResultsFileError(path, "$.spec.mission_doc is missing: the file does not hold the mission it played")
+    try:
+        check_mission_content(mission_doc, str(path), prefix=("spec", "mission_doc"))
+    except MissionFileError as exc:
+        raise ResultsFileError(path, exc.detail) from None
+    errors = [i for i in validate_document(mission_doc) if i.severity == "error"]
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        first = errors[0]
+        raise ResultsFileError(path, f"$.spec.mission_doc{first.path[1:]}: {first.rule}: {first.message}{more}")
+    for side in SIDES:
+        name = raw.get("policies", {}).get(side, "random")
+        try:
+            policy_info(name)
+        except UnknownPolicyError as exc:
+            raise ResultsFileError(path, f"$.spec.policies.{side}: {exc}") from None
+    try:
+        return BatchSpec.from_json(raw)
+    except ValueError as exc:
+        raise ResultsFileError(path, f"$.spec: {exc}") from None
+
+
 def schema_error(doc: dict[str, Any]) -> str | None:
     """The first schema error of a results document as '$.path: message', or None when it conforms."""
     import jsonschema
 
-    from engine.resources import load_schema
+    from engine.schema_validator import schema_validator
 
-    validator = jsonschema.Draft202012Validator(load_schema("results.schema.json"))
-    best = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+    best = jsonschema.exceptions.best_match(schema_validator("results.schema.json").iter_errors(doc))
     if best is None:
         return None
     where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in best.absolute_path)

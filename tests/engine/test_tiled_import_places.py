@@ -119,3 +119,16 @@ def test_a_schema_error_in_a_map_property_names_the_property(tmp_path: Path) -> 
 
     with pytest.raises(TiledImportError, match=r"map property 'victory' \(\$\.properties\.victory\): the map"):
         import_tiled(_tutorial_tmj(tmp_path, change))
+
+
+def test_control_characters_the_mission_reader_refuses_are_refused_at_import(tmp_path: Path) -> None:
+    # The importer used to write such a mission, which `validate` and the editor then could not open.
+    def change(doc: dict[str, Any]) -> None:
+        next(p for p in doc["properties"] if p["name"] == "title")["value"] = "Tutorial\x1b[2J"
+
+    tmj = _tutorial_tmj(tmp_path, change)
+    with pytest.raises(TiledImportError, match=r"map property 'title' \(\$\.properties\.title\): .*control"):
+        import_tiled(tmj)
+    out = tmp_path / "out.json"
+    assert main(["import", str(tmj), "-o", str(out)]) == 2
+    assert not out.exists()

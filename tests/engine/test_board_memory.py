@@ -1,0 +1,85 @@
+"""The Board's caches of lines of sight stay within their memory budgets and the games do not notice; square
+numbers are shared objects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import engine.rules.board as board_module
+from engine.ai.base import make_policy
+from engine.mission import load_mission
+from engine.resources import sample_mission
+from engine.rules.board import Board
+from engine.rules.game import Game
+from engine.sim.play import play_game
+from engine.sim.spec import game_seed
+
+HEURISTIC = {"marines": "heuristic-marines", "genestealers": "heuristic-genestealers"}
+
+
+def _games(name: str, n: int) -> tuple[list[dict[str, Any]], Board]:
+    game = Game(load_mission(str(sample_mission(name))))
+    policies = {side: make_policy(p) for side, p in HEURISTIC.items()}
+    rows = [play_game(game, game_seed(5, i), policies, index=i).to_json() for i in range(n)]
+    return rows, game.board
+
+
+@pytest.mark.parametrize("name", ["pitfall", "the_long_drop"])
+def test_games_are_the_same_when_the_caches_must_start_again_all_the_time(
+        name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    expected, roomy = _games(name, 3)
+    monkeypatch.setattr(board_module, "VIEW_CACHE_SQUARES", 300)
+    monkeypatch.setattr(board_module, "LINE_CACHE_SQUARES", 15)
+    monkeypatch.setattr(board_module, "PATTERN_CACHE_SQUARES", 30)
+    got, tight = _games(name, 3)
+    assert got == expected
+    # The roomy board kept everything; the tight one far less (views its games' sight still held stay).
+    assert len(roomy._views) > 20 and sum(map(len, roomy._patterns.values())) > 200
+    assert len(tight._views) < len(roomy._views) * 0.8
+    assert tight._view_held == sum(tight._view_sizes.values()) < roomy._view_held * 0.8
+    assert tight._held <= 15 + board_module.LINE_ENTRY_COST + max(roomy.W, roomy.H)
+    assert sum(map(len, tight._patterns.values())) < 30 + max(roomy.W, roomy.H) * 2
+
+
+def test_lines_views_and_shapes_match_a_board_that_keeps_everything(monkeypatch: pytest.MonkeyPatch) -> None:
+    mission = load_mission(str(sample_mission("pitfall")))
+    keep_all = Board(mission)
+    monkeypatch.setattr(board_module, "VIEW_CACHE_SQUARES", 100)
+    monkeypatch.setattr(board_module, "LINE_CACHE_SQUARES", 25)
+    monkeypatch.setattr(board_module, "PATTERN_CACHE_SQUARES", 10)
+    tight = Board(mission)
+    floor = [s for s in range(keep_all.size) if keep_all.floor[s]]
+    for s in floor[::7]:
+        for facing in range(4):
+            assert tight.static_view(s, facing) == keep_all.static_view(s, facing)
+            assert tight.wide_view(s, facing) == keep_all.wide_view(s, facing)
+        for t in floor[::5]:
+            assert tight.line(s, t) == keep_all.line(s, t)
+
+
+def test_square_numbers_are_shared_objects() -> None:
+    b = Board(load_mission(str(sample_mission("pitfall"))))
+    big = [s for s in range(b.size) if b.floor[s] and s > 300]
+    s = big[0]
+    assert all(t is b._ints[t] for t in b.nbr[s] if t >= 0)
+    t = next(t for t in big if b.line(s, t))
+    line = b.line(s, t)
+    assert line is not None and all(c is b._ints[c] for c in line if isinstance(c, int))
+
+
+def test_views_go_oldest_first_but_not_while_someone_else_holds_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = Board(load_mission(str(sample_mission("pitfall"))))
+    floor = [s for s in range(b.size) if b.floor[s]]
+    seen = [s for s in floor if b.static_view(s, 1)][:30]
+    budget = sum(b._view_sizes[s * 4 + 1] for s in seen[:3])
+    monkeypatch.setattr(board_module, "VIEW_CACHE_SQUARES", budget)
+    b = Board(b.mission)
+    held = b.static_view(seen[0], 1)  # as the rules' sight keeps a Marine's view
+    b.static_view(seen[1], 1)
+    for s in seen[2:]:
+        b.static_view(s, 1)
+    assert b._views[seen[0] * 4 + 1] is held  # still kept: dropping it would free nothing
+    assert seen[1] * 4 + 1 not in b._views  # the oldest nobody holds went
+    assert b._view_held - b._view_sizes[seen[0] * 4 + 1] <= budget
