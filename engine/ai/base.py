@@ -22,9 +22,9 @@ class Policy(Protocol):
 
     `choose` reads only what its side may know, `state.observation(side)` (engine.rules.observation; `state` may
     also be that observation itself), and never mutates it; a look-ahead plays on
-    `state.copy(resample_dice=True, seed=...)`, whose dice are not the real game's. One instance plays many games in
-    a worker, one after the other; a policy that keeps memory between decisions may define
-    `start_game(state)`, which the simulator calls before each game's first decision.
+    `state.copy(resample_dice=True, seed=..., hidden_from=side)`, whose dice and hidden values are not the real
+    game's. One instance plays many games in a worker, one after the other; a policy that keeps memory between
+    decisions may define `start_game(state)`, which the simulator calls before each game's first decision.
 
     The simulator passes `actions` as a lazy `engine.rules.lazy_legal.LegalActions`: iterating, indexing or
     len() build the whole list once; `a in actions` and `actions.of(pid)` (one piece's actions) ask the rules

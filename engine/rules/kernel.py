@@ -447,6 +447,21 @@ class Kernel:
                     pc.sus = ""
             self.sustained = False
 
+    def redraw_hidden(self, player: Player, rng: random.Random) -> None:
+        """Draw again, from rng, what `player` cannot know (a look-ahead copy's determinization): for the Marines
+        the values of the blips in play together with the pile (the same values, dealt again), for the Genestealers
+        the pile's order; for both, during the players' Pitfall set-up, the order of the face-down counters."""
+        if player == M:
+            ids = list(self.blip_value)
+            values = [self.blip_value[pid] for pid in ids] + self.pile
+            rng.shuffle(values)
+            self.blip_value.update(zip(ids, values, strict=False))
+            self.pile[:] = values[len(ids):]
+        else:
+            rng.shuffle(self.pile)
+        if self.setup_order and self.phase == "setup":
+            rng.shuffle(self.setup_order)
+
     # -- notes ----------------------------------------------------------------------------------------------
     def note(self, text: str) -> None:
         """One effect of the action being applied, for the event log."""

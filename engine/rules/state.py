@@ -134,18 +134,26 @@ class GameState:
         self.free_square = k.free_square  # square t holds no piece, closed door or barrier
         self._seen_by: dict[str, Observation] = {}  # observation(player), made on first use
 
-    def copy(self, resample_dice: bool = False, seed: int | None = None) -> GameState:
+    def copy(
+        self, resample_dice: bool = False, seed: int | None = None, hidden_from: Player | None = None
+    ) -> GameState:
         """An independent copy; cheap: pieces are copied, tables shared.
 
-        By default the copy rolls the very dice this game will roll (an exact replay). With `resample_dice` its
-        future dice come from a fresh RNG seeded with `seed` instead: a look-ahead player plays on such a copy, so
-        it cannot read the real game's next rolls (dice already rolled stay as they are, in the log).
+        By default the copy rolls the very dice this game will roll and holds the very hidden values (an exact
+        replay). For a look-ahead player, what it may not know is drawn afresh from `random.Random(seed)`: with
+        `resample_dice` the future dice (dice already rolled stay as they are, in the log), and with `hidden_from`
+        what that player cannot know (Kernel.redraw_hidden: for the Marines the blips' values and the pile, for the
+        Genestealers the pile's order, for both the face-down Pitfall counters).
         """
         s: GameState = object.__new__(GameState)
         s.game = self.game
         k = self.k.copy()
-        if resample_dice:
-            k.dice = Dice(random.Random(seed))
+        if resample_dice or hidden_from is not None:
+            rng = random.Random(seed)
+            if hidden_from is not None:
+                k.redraw_hidden(hidden_from, rng)
+            if resample_dice:
+                k.dice = Dice(rng)
         s._wire(k)
         s._log = self._log.copy()
         s._log_raw = self._log_raw

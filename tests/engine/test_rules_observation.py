@@ -196,3 +196,28 @@ def test_look_ahead_on_copies() -> None:
     rolled = [d for d in real[: len(first)] if d]
     assert rolled and [d for d in first if d] != rolled
     assert other != first or not other
+
+
+def test_a_copy_for_the_marines_deals_the_hidden_values_again() -> None:
+    """copy(hidden_from="marines"): the blips' values and the pile dealt again from the caller's seed (the same
+    values in all), everything the Marines see unchanged; for the Genestealers only the pile's order changes."""
+    state = _game("pitfall").new_state(seed=4)
+    while len(_blips_on_board(state)) < 2:
+        state.apply(state.legal_actions()[0])
+    k = state.k
+    hidden = sorted([*k.blip_value.values(), *k.pile])
+    changed = 0
+    for seed in range(40):
+        look = state.copy(seed=seed, hidden_from="marines")
+        assert sorted([*look.k.blip_value.values(), *look.k.pile]) == hidden
+        assert list(look.k.blip_value) == list(k.blip_value)
+        assert [(pc.id, pc.sq, pc.facing, pc.ap) for pc in look.p.values()] == [
+            (pc.id, pc.sq, pc.facing, pc.ap) for pc in state.p.values()]
+        changed += look.k.blip_value != k.blip_value
+        assert look.dice.rng.getstate() == state.dice.rng.getstate()  # the dice only with resample_dice
+        again = state.copy(seed=seed, hidden_from="marines")
+        assert again.k.blip_value == look.k.blip_value and again.k.pile == look.k.pile
+        theirs = state.copy(seed=seed, hidden_from="genestealers")
+        assert theirs.k.blip_value == k.blip_value and sorted(theirs.k.pile) == sorted(k.pile)
+    assert changed > 10
+    assert k.blip_value == state.copy().k.blip_value  # a plain copy keeps them
