@@ -10,7 +10,8 @@ points, the pending decision and the legal actions, and the rule predicates (`se
 - of the blip pile only its size (the order of the face-down values is known to nobody);
 - of Pitfall's set-up by the players only the squares where a face-down counter lies (`setup_squares`), not
   which counter it is, until the counters are turned up (`feat` then holds them);
-- no dice, no copy (a look-ahead player copies the state it is given with `copy(resample_dice=True)`).
+- no dice and no copy of the game: a look-ahead player plays on `sample(seed)`, a game like this one where what
+  the player may not know (the dice to come, for the Marines the blips' values) is drawn afresh.
 
 An observation is a view, not a copy: it reads the kernel's containers as they are now (the kernel never
 replaces them), so one object per state and player serves every decision of the game, at no cost per decision.
@@ -130,6 +131,15 @@ class Observation:
 
     def is_terminal(self) -> bool:
         return self._k.result is not None
+
+    def sample(self, seed: int) -> GameState:
+        """A game in which this player sees what it sees here, and whose hidden parts (the dice to come; for the
+        Marines the blips' values and the pile) are drawn from `random.Random(seed)`: what a look-ahead plays on
+        (GameState.copy with resample_dice and hidden_from)."""
+        state = self._state()
+        if state is None:
+            raise ReferenceError("the game of this observation is gone")
+        return state.copy(resample_dice=True, seed=seed, hidden_from=self.player)
 
     # -- the position ---------------------------------------------------------------------------------------
     @property

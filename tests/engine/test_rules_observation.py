@@ -221,3 +221,7 @@ def test_a_copy_for_the_marines_deals_the_hidden_values_again() -> None:
         assert theirs.k.blip_value == k.blip_value and sorted(theirs.k.pile) == sorted(k.pile)
     assert changed > 10
     assert k.blip_value == state.copy().k.blip_value  # a plain copy keeps them
+    # The observation's own look-ahead entry: the same as that copy.
+    sampled = state.observation("marines").sample(3)
+    look = state.copy(resample_dice=True, seed=3, hidden_from="marines")
+    assert sampled.k.blip_value == look.k.blip_value and sampled.dice.rng.getstate() == look.dice.rng.getstate()
