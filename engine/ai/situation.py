@@ -333,10 +333,10 @@ class Situation:
             brng = b.rng
             view = b.static_view(s, pc.facing)
             reach = memo[2][key] = frozenset([sec_id[t] for t in view if brng(s, t) <= rng])
-        views = st.feat._views.get(pc.sq)
-        if views:
-            # This game's holes next to him: their far squares' sections too.
-            reach = reach.union([sec_id[t] for _here, there, opp, _upper in views for t in (there, opp) if t >= 0])
+        holes = st.feat.hole_targets(pc.sq, False)
+        if holes:
+            # This game's holes next to him: the sections of the squares he may see through them too.
+            reach = reach.union([sec_id[t] for t in holes])
         for q in self.enemies:
             t = q.sq
             if t >= 0 and sec_id[t] in reach:
