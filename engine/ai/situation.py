@@ -24,8 +24,10 @@ _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "
 
 
 def observe(state: Any, side: str) -> Observation:
-    """What `side` may know of `state` (a GameState), or `state` itself when it is already an observation."""
+    """What `side` may know of `state` (a GameState), or `state` itself when it is already `side`'s observation."""
     if type(state) is Observation:
+        if state.player != side:
+            raise ValueError(f"a player for the {side} was handed the {state.player}' observation")
         return state
     obs: Observation = state.observation(side)
     return obs

@@ -225,3 +225,9 @@ def test_a_copy_for_the_marines_deals_the_hidden_values_again() -> None:
     sampled = state.observation("marines").sample(3)
     look = state.copy(resample_dice=True, seed=3, hidden_from="marines")
     assert sampled.k.blip_value == look.k.blip_value and sampled.dice.rng.getstate() == look.dice.rng.getstate()
+
+
+def test_a_player_refuses_the_other_sides_observation() -> None:
+    state = _game("tutorial").new_state(seed=1)
+    with pytest.raises(ValueError, match="marines"):
+        make_policy("heuristic-marines").choose(state.observation("genestealers"), state.legal_view(), random.Random(0))
