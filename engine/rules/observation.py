@@ -124,10 +124,7 @@ class Observation:
 
     def legal_view(self) -> LegalActions:
         """The legal actions of the player to move, as a lazy sequence (`GameState.legal_view`)."""
-        state = self._state()
-        if state is None:
-            raise ReferenceError("the game of this observation is gone")
-        return state.legal_view()
+        return self._game().legal_view()
 
     def is_terminal(self) -> bool:
         return self._k.result is not None
@@ -136,10 +133,13 @@ class Observation:
         """A game in which this player sees what it sees here, and whose hidden parts (the dice to come; for the
         Marines the blips' values and the pile) are drawn from `random.Random(seed)`: what a look-ahead plays on
         (GameState.copy with resample_dice and hidden_from)."""
+        return self._game().copy(resample_dice=True, seed=seed, hidden_from=self.player)
+
+    def _game(self) -> GameState:
         state = self._state()
         if state is None:
             raise ReferenceError("the game of this observation is gone")
-        return state.copy(resample_dice=True, seed=seed, hidden_from=self.player)
+        return state
 
     # -- the position ---------------------------------------------------------------------------------------
     @property
