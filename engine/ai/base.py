@@ -20,9 +20,11 @@ SIDES: tuple[str, str] = ("marines", "genestealers")
 class Policy(Protocol):
     """An AI player: `choose` returns one element of `actions` (never builds a new action).
 
-    `choose` must not mutate `state` (use `state.copy()` to look ahead). One instance plays many games in
-    a worker, one after the other; a policy that keeps memory between decisions may define
-    `start_game(state)`, which the simulator calls before each game's first decision.
+    `choose` reads only what its side may know, `state.observation(side)` (engine.rules.observation; `state` may
+    also be that observation itself), and never mutates it; a look-ahead plays on
+    `state.copy(resample_dice=True, seed=..., hidden_from=side)`, whose dice and hidden values are not the real
+    game's. One instance plays many games in a worker, one after the other; a policy that keeps memory between
+    decisions may define `start_game(state)`, which the simulator calls before each game's first decision.
 
     The simulator passes `actions` as a lazy `engine.rules.lazy_legal.LegalActions`: iterating, indexing or
     len() build the whole list once; `a in actions` and `actions.of(pid)` (one piece's actions) ask the rules
@@ -144,9 +146,8 @@ def policy_rng(seed: int, side: str) -> random.Random:
     return random.Random(f"hulkforge-policy/{side}/{seed}")
 
 
-# Modules of engine.ai that hold no policy: the registry itself, and the results-matrix tool (whose statistics
-# would bring NumPy into every batch worker).
-_NOT_POLICIES = frozenset({"base", "bench"})
+# Modules of engine.ai that hold no policy: the registry itself.
+_NOT_POLICIES = frozenset({"base"})
 _loaded = False
 _loading = False  # set while this thread imports the modules (a module may call policy_names())
 _load_lock = threading.RLock()

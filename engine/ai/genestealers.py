@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.ai import decisions as dec
 from engine.ai.base import register
-from engine.ai.situation import Situation
+from engine.ai.situation import Situation, observe
 from engine.ai.tables import INF, LazyMap
 from engine.ai.weights import GenestealerWeights, defaults, weights_from_params
 from engine.rules.actions import DIRS, FACES, PASS, Action, act
@@ -69,9 +69,10 @@ class _Field:
             dm = self.dm
             reach = self._reach
             n = 0
+            blip_value = self.sit.state.blip_value  # (the Genestealers know their own blips' values)
             for pc in self.sit.enemies:
                 if pc.sq >= 0 and dm[pc.sq] <= reach:
-                    n += pc.value if pc.kind == "blip" else 1
+                    n += blip_value(pc.id) if pc.kind == "blip" else 1
             self._near = n
         return n
 
@@ -134,9 +135,10 @@ class GenestealerPlayer:
         self._setup_memo: tuple[list[tuple[int, int]], list[int] | None, LazyMap] | None = None
 
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
-        """Pick one of the legal actions."""
-        sit = Situation(state, actions)
-        pending = state.decision()
+        """Pick one of the legal actions, reading only what the Genestealers may know (`observe`)."""
+        obs = observe(state, "genestealers")
+        sit = Situation(obs, actions)
+        pending = obs.decision()
         a = self._phase(sit) if pending is None else self._decide(pending, sit)
         if a is None or a not in sit.legal:
             a = dec.find(actions, "pass") or actions[0]

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.ai import decisions as dec
 from engine.ai.base import register
-from engine.ai.situation import EnemyPicture, Situation, ThreatMap
+from engine.ai.situation import EnemyPicture, Situation, ThreatMap, observe
 from engine.ai.tables import INF, facing_toward
 from engine.ai.weights import MarineWeights, defaults, weights_from_params
 from engine.rules.actions import DIRS, FACES, PASS, Action, act
@@ -72,9 +72,10 @@ class MarinePlayer:
 
     # ------------------------------------------------------------------ entry point
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
-        """Pick one of the legal actions."""
-        sit = Situation(state, actions)
-        pending = state.decision()
+        """Pick one of the legal actions, reading only what the Marines may know (`observe`)."""
+        obs = observe(state, "marines")
+        sit = Situation(obs, actions)
+        pending = obs.decision()
         a = self._phase(sit) if pending is None else self._decide(pending, sit)
         if a is None or a not in sit.legal:
             a = dec.find(actions, "pass") or actions[0]

@@ -1,7 +1,8 @@
-"""What a player reads off a state before deciding: pieces by side, legal actions by actor, distance maps.
+"""What a player reads off its observation before deciding: pieces by side, legal actions by actor, distance maps.
 
-Reads the engine's live pieces (`state.p`, `state.occ`, ...) directly rather than through the frozen views,
-because building views for every decision would cost more than the decision itself. Nothing is mutated.
+A player reads the game only through its side's `Observation` (engine.rules.observation: what that side may know,
+a live read-only view of the rules' own pieces and tables, so nothing is built per decision) and the public rules
+API (the predicates it carries, the Game's board and tables). Nothing is mutated.
 
 Consecutive decisions mostly see the same pieces and the same enemy positions (a Marine turn moves only
 Marines), so a few module-level memos carry work from one decision to the next, each keyed on exactly what
@@ -17,8 +18,19 @@ from typing import Any
 from engine.ai.tables import GameTables, Graph, LazyMap, tables
 from engine.rules.actions import Action
 from engine.rules.lazy_legal import LegalActions
+from engine.rules.observation import Observation
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
+
+
+def observe(state: Any, side: str) -> Observation:
+    """What `side` may know of `state` (a GameState), or `state` itself when it is already `side`'s observation."""
+    if type(state) is Observation:
+        if state.player != side:
+            raise ValueError(f"a player for the {side} was handed the {state.player}' observation")
+        return state
+    obs: Observation = state.observation(side)
+    return obs
 
 
 # The tables of the last state seen: a game asks hundreds of times in a row for the same ones.
@@ -26,7 +38,7 @@ _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "
 _LAST: tuple[Any, Any, GameTables | None] = (None, None, None)
 
 
-def _last_tables(state: Any) -> GameTables:
+def _last_tables(state: Observation) -> GameTables:
     global _LAST
     game, feat, gt = _LAST
     if gt is not None and game is state.game and feat is state.feat:
@@ -210,7 +222,9 @@ class Situation:
     _of: dict[str, list[Action]]
     _picture: EnemyPicture | None  # (None until then)
 
-    def __init__(self, state: Any, actions: Sequence[Action]) -> None:
+    state: Observation
+
+    def __init__(self, state: Observation, actions: Sequence[Action]) -> None:
         self.state = state
         self.actions = actions
         # Asked in nearly every Marine decision: a None store costs less than the AttributeError of an unset slot.
@@ -321,10 +335,10 @@ class Situation:
             brng = b.rng
             view = b.static_view(s, pc.facing)
             reach = memo[2][key] = frozenset([sec_id[t] for t in view if brng(s, t) <= rng])
-        views = st.feat._views.get(pc.sq)
-        if views:
-            # This game's holes next to him: their far squares' sections too.
-            reach = reach.union([sec_id[t] for _here, there, opp, _upper in views for t in (there, opp) if t >= 0])
+        holes = st.feat.hole_targets(pc.sq, False)
+        if holes:
+            # This game's holes next to him: the sections of the squares he may see through them too.
+            reach = reach.union([sec_id[t] for t in holes])
         for q in self.enemies:
             t = q.sq
             if t >= 0 and sec_id[t] in reach:
@@ -344,7 +358,7 @@ class Situation:
             cached = self.gt.cached_goal_map("escape")
             if cached is not None:
                 return cached
-            sqs = []
+            sqs: list[int] = []
             if "chute" in g.via:
                 sqs.extend(st.feat.chutes)
             if "exit" in g.via:
@@ -385,7 +399,7 @@ class Situation:
         # The same enemy pieces, none of them put on a square or taken off one since: the same key. (A lurker's
         # entry is set only when it is made, a new piece; a piece's kind never changes.) In a Marine turn the
         # enemies stay put, so this skips reading every enemy at nearly every decision.
-        blip_rev = st.k.blip_rev
+        blip_rev = st.blip_rev
         if pic is not None and last_enemies is self.enemies and rev == blip_rev and last_st is st and gt is self.gt:
             self._picture = pic
             return pic

@@ -77,11 +77,10 @@ class Blips:
         v = self.draw(frame.pool)
         if v is not None:
             bl = Piece(self.k.new_id("b"), "blip")
-            bl.value = v
             bl.entry = a.args[0]
             bl.lock = a.args[0] in frame.locked
             bl.ap = BLIP_AP
-            self.k.add(bl)
+            self.k.add(bl, v)
             self.k.note(f"{bl.id} lurks at {bl.entry}")
         if frame.count > 1:
             self.k.stack.append(LurkDecision(frame.count - 1, frame.entries, frame.pool, frame.locked))
@@ -166,7 +165,7 @@ class Blips:
     def convert(self, blip: Piece, voluntary: bool) -> None:
         """Replace a blip by its Genestealers; placement decisions follow."""
         k = self.k
-        n = blip.value
+        n = k.blip_value[blip.id]
         k.note(f"{blip.id} reveals {n} ({'voluntary' if voluntary else 'involuntary'})")
         may_act = not blip.acted and k.phase == "stealers"
         sq, entry, held = blip.sq, blip.entry, blip.lock

@@ -77,6 +77,7 @@ class Kernel:
         "barriers",
         "blip_rev",
         "blip_squares",
+        "blip_value",
         "cap",
         "closed",
         "cp",
@@ -135,6 +136,7 @@ class Kernel:
     objective_carried_to: dict[str, str]  # objective id -> "exit:ID" it left by
     deaths: list[Death]
     pile: list[int]  # blip values face down, the next drawn last
+    blip_value: dict[str, int]  # blip id -> its value, hidden from the Marines (observation.py)
     used: list[int]  # blips revealed or removed (reshuffled into the pile when it runs out)
     limited_left: int | None  # what a limited pool ([4e] missions) may still give, in its unit
     alpha_used: bool
@@ -199,6 +201,7 @@ class Kernel:
         pool = gs.pool or BLIP_POOL_VALUES
         self.pile = [v for v in sorted(pool) for _ in range(pool[v])]
         rng.shuffle(self.pile)
+        self.blip_value = {}
         self.used = []
         self.limited_left = gs.limited.total if gs.limited else None
         self.alpha_used = False
@@ -251,6 +254,7 @@ class Kernel:
         k.escaped, k.escaped_via = self.escaped.copy(), self.escaped_via.copy()
         k.objective_carried_to, k.deaths = self.objective_carried_to.copy(), self.deaths.copy()
         k.pile, k.used, k.limited_left = self.pile.copy(), self.used.copy(), self.limited_left
+        k.blip_value = self.blip_value.copy()
         k.alpha_used, k.seq = self.alpha_used, self.seq
         k.setup_order, k.setup_placed = self.setup_order.copy(), self.setup_placed.copy()
         k.cp, k.cp_start, k.psi, k.psi_used = self.cp, self.cp_start, self.psi, self.psi_used
@@ -296,9 +300,11 @@ class Kernel:
         self._scope = _NO_SCOPE
 
     # -- the position's mutators ----------------------------------------------------------------------------
-    def add(self, pc: Piece) -> None:
-        """A new piece in play, off the board (lurking, or about to be placed)."""
+    def add(self, pc: Piece, value: int = 0) -> None:
+        """A new piece in play, off the board (lurking, or about to be placed); a blip with its `value`."""
         self.p[pc.id] = pc
+        if pc.kind == "blip":
+            self.blip_value[pc.id] = value
 
     def place(self, pc: Piece, t: int) -> None:
         """Put piece pc, off the board or in the air, on square t; a model picks up the object lying there."""
@@ -353,6 +359,7 @@ class Kernel:
         self.vic_rev += 1  # p, escapes and carried objects change: every victory condition may read them
         if pc.kind == "blip":
             self.blip_rev += 1
+            del self.blip_value[pc.id]
         elif pc.kind == "marine":
             self.pose_rev += 1
         sq = pc.sq
@@ -439,6 +446,21 @@ class Kernel:
                 if pc.kind == "marine":
                     pc.sus = ""
             self.sustained = False
+
+    def redraw_hidden(self, player: Player, rng: random.Random) -> None:
+        """Draw again, from rng, what `player` cannot know (a look-ahead copy's determinization): for the Marines
+        the values of the blips in play together with the pile (the same values, dealt again), for the Genestealers
+        the pile's order; for both, during the players' Pitfall set-up, the order of the face-down counters."""
+        if player == M:
+            ids = list(self.blip_value)
+            values = [self.blip_value[pid] for pid in ids] + self.pile
+            rng.shuffle(values)
+            self.blip_value.update(zip(ids, values, strict=False))
+            self.pile[:] = values[len(ids):]
+        else:
+            rng.shuffle(self.pile)
+        if self.setup_order and self.phase == "setup":
+            rng.shuffle(self.setup_order)
 
     # -- notes ----------------------------------------------------------------------------------------------
     def note(self, text: str) -> None:

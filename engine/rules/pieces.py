@@ -13,7 +13,10 @@ class IllegalActionError(ValueError):
 
 
 class Piece:
-    """One Marine, Genestealer or blip; mutable, copied field by field with the state."""
+    """One Marine, Genestealer or blip; mutable, copied field by field with the state.
+
+    Everything on a piece is what both players may know: a blip's value (how many Genestealers it hides) is
+    kept by the kernel (`Kernel.blip_value`), so a view of the pieces hands the Marines no hidden value."""
 
     __slots__ = (
         "acted",
@@ -39,7 +42,6 @@ class Piece:
         "sq",
         "st",
         "sus",
-        "value",
     )
 
     def __init__(self, pid: str, kind: str) -> None:
@@ -63,7 +65,6 @@ class Piece:
         self.carry = ""
         self.free = False  # a move or turn earns a free shot in the same action
         self.alpha = False
-        self.value = 0
         self.entry = ""
         self.lock = False  # lurking: may not enter this turn
         self.acted = False
@@ -92,7 +93,6 @@ class Piece:
         p.carry = self.carry
         p.free = self.free
         p.alpha = self.alpha
-        p.value = self.value
         p.entry = self.entry
         p.lock = self.lock
         p.acted = self.acted

@@ -29,6 +29,7 @@ from engine.rules.kernel import G, Kernel, M, Player, Scope
 from engine.rules.lazy_legal import LegalActions
 from engine.rules.legal import Legal
 from engine.rules.movement import Movement
+from engine.rules.observation import Observation
 from engine.rules.phases import Phases
 from engine.rules.pieces import BlipView, GameResult, IllegalActionError, ModelView, Piece, new_event
 from engine.rules.psychic import Psychic
@@ -131,12 +132,29 @@ class GameState:
         self.step_cost = k.step_cost  # AP for pc to step toward direction d onto square t (None: not that way)
         self.turn_cost = k.turn_cost  # AP for pc to turn to face f
         self.free_square = k.free_square  # square t holds no piece, closed door or barrier
+        self._seen_by: dict[str, Observation] = {}  # observation(player), made on first use
 
-    def copy(self) -> GameState:
-        """An independent copy (dice state included); cheap: pieces are copied, tables shared."""
+    def copy(
+        self, resample_dice: bool = False, seed: int | None = None, hidden_from: Player | None = None
+    ) -> GameState:
+        """An independent copy; cheap: pieces are copied, tables shared.
+
+        By default the copy rolls the very dice this game will roll and holds the very hidden values (an exact
+        replay). For a look-ahead player, what it may not know is drawn afresh from `random.Random(seed)`: with
+        `resample_dice` the future dice (dice already rolled stay as they are, in the log), and with `hidden_from`
+        what that player cannot know (Kernel.redraw_hidden: for the Marines the blips' values and the pile, for the
+        Genestealers the pile's order, for both the face-down Pitfall counters).
+        """
         s: GameState = object.__new__(GameState)
         s.game = self.game
-        s._wire(self.k.copy())
+        k = self.k.copy()
+        if resample_dice or hidden_from is not None:
+            rng = random.Random(seed)
+            if hidden_from is not None:
+                k.redraw_hidden(hidden_from, rng)
+            if resample_dice:
+                k.dice = Dice(rng)
+        s._wire(k)
         s._log = self._log.copy()
         s._log_raw = self._log_raw
         return s
@@ -335,6 +353,14 @@ class GameState:
             run[type(top)](top)
         return None
 
+    def observation(self, player: Player) -> Observation:
+        """What `player` may know of this game (observation.py): a live read-only view, the same object at every
+        decision of this state, holding nothing hidden from that player (for the Marines: no blip values)."""
+        obs = self._seen_by.get(player)
+        if obs is None:
+            obs = self._seen_by[player] = Observation(self, player)
+        return obs
+
     # -- the rule predicates, for players: sees, can_enter, ap_budget, step_cost, turn_cost, free_square (_wire) --
     def marine_poses(self) -> tuple[tuple[str, int, int, bool], ...]:
         """(id, square, facing, prone) of each Marine on the board, in squad order: the same tuple object while
@@ -438,7 +464,7 @@ class GameState:
                 li, x, y = b.lxy(pc.sq)
                 lvl = b.level_ids[li]
             out.append(BlipView(pc.id, lvl, x, y, None, pc.ap, pc.st != 0,
-                                None if viewer == M else pc.value, pc.entry if pc.sq < 0 else None))
+                                None if viewer == M else self.k.blip_value[pc.id], pc.entry if pc.sq < 0 else None))
         return out
 
     def piece(self, pid: str) -> Piece | None:

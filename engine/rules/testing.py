@@ -134,10 +134,9 @@ def scenario(
     for spec in blips:
         bid, x, y, value = spec[:4]
         bl = Piece(bid, "blip")
-        bl.value = value
         bl.ap = BLIP_AP
         bl.st = 0 if phase == "stealers" else 2
-        k.add(bl)
+        k.add(bl, value)
         if x < 0:
             bl.entry = str(spec[4])
         else:

@@ -60,7 +60,7 @@ class Victory:
     def take_off(self, pc: Piece, escaped: str | None) -> None:
         """pc leaves play (killed, or escaped by the exit or the chute); a blip's value goes to the used pile."""
         if pc.kind == "blip":
-            self.k.used.append(pc.value)
+            self.k.used.append(self.k.blip_value[pc.id])
         self.k.remove(pc, escaped)
         self.check()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.ai.bench import main, markdown, play_cell
+from benchmarks.ai import main, markdown, play_cell
 
 
 def test_cell_is_reproducible_and_rendered_with_intervals(capsys: object) -> None:

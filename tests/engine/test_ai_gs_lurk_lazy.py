@@ -21,7 +21,7 @@ def test_lazy_entry_choice_matches_the_full_map() -> None:
         game = Game(load_mission(str(sample_mission(mission))))
         states = played_states(game, seed, 120)
         for st in states[::6]:
-            sit = Situation(st, st.legal_actions())
+            sit = Situation(st.observation("genestealers"), st.legal_actions())
             if not sit.marines:
                 continue
             floor = [s for s in range(sit.board.size) if sit.gt.mt.steps[s]]

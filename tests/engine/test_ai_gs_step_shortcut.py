@@ -19,7 +19,7 @@ def test_no_step_means_step_chooses_none() -> None:
         for st in played_states(game, seed, 400):
             if st.phase != "stealers" or st.stack:
                 continue
-            sit = Situation(st, st.legal_actions())
+            sit = Situation(st.observation("genestealers"), st.legal_actions())
             if not sit.marines:
                 continue
             dm = player._attack_map(sit)

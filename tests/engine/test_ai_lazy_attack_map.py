@@ -16,7 +16,7 @@ def test_facing_from_the_lazy_attack_map_is_the_full_maps() -> None:
     states = played_states(game, 9, 150)
     checked = 0
     for st in states[::5]:
-        sit = Situation(st, st.legal_actions())
+        sit = Situation(st.observation("genestealers"), st.legal_actions())
         if not sit.marines:
             continue
         full = GenestealerPlayer()._attack_map(sit)
@@ -39,6 +39,6 @@ def test_attack_seed_memo_follows_the_poses() -> None:
     game = Game(load_mission(str(sample_mission("the_long_drop"))))
     memo = GenestealerPlayer()
     for st in played_states(game, 4, 150):
-        sit = Situation(st, st.legal_actions())
+        sit = Situation(st.observation("genestealers"), st.legal_actions())
         if sit.marines:
             assert memo._attack_seeds(sit) == GenestealerPlayer()._attack_seeds(sit)

@@ -83,7 +83,7 @@ def _marine_phase_states() -> list[Any]:
 def test_marine_shortcuts_match_the_rules() -> None:
     checked_flames = 0
     for st in _marine_phase_states():
-        sit = Situation(st, st.legal_view())
+        sit = Situation(st.observation("marines"), st.legal_view())
         b = sit.board
         pic = sit.enemy_picture()
         # The threat map of the picture is the map of the enemies' seeds: their squares, lurkers' entries at 1.
@@ -120,7 +120,7 @@ def test_psychic_storm_pick_matches_reading_the_whole_list() -> None:
         for st in _played_by_players("the_long_drop", seed, 300):
             if st.phase != "marines" or st.stack:
                 continue
-            sit = Situation(st, st.legal_view())
+            sit = Situation(st.observation("marines"), st.legal_view())
             if not sit.marines:
                 continue
             # The plain pick: every psychic action of the Archivists' own lists.

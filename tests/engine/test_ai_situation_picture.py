@@ -42,7 +42,7 @@ def test_enemy_picture_memo_matches_a_fresh_read(mission: str, seeds: tuple[int,
         nonlocal checked
         legal = state.legal_view()
         # Asked at every decision of either side (the Genestealer turn moves the enemies between two asks).
-        pic = Situation(state, legal).enemy_picture()
+        pic = Situation(state.observation("marines"), legal).enemy_picture()
         assert pic.key == _fresh_key(state)
         assert pic.stealer_squares == {pc.sq for pc in state.p.values() if pc.kind == "stealer" and pc.sq >= 0}
         checked += 1

@@ -53,7 +53,7 @@ def test_legal_set_answers_like_a_frozenset() -> None:
 def test_actions_of_matches_grouping_by_actor() -> None:
     _game, states = _played(7, 60)
     for st in states:
-        sit = Situation(st, st.legal_actions())
+        sit = Situation(st.observation("genestealers"), st.legal_actions())
         by = sit.by_actor
         for pid in [*st.p, "nobody"]:
             assert sit.actions_of(pid) == by.get(pid, [])
@@ -66,7 +66,7 @@ def test_genestealer_maps_follow_the_marines() -> None:
     changes = 0
     last: list[int] | None = None
     for st in states:
-        sit = Situation(st, st.legal_actions())
+        sit = Situation(st.observation("genestealers"), st.legal_actions())
         if not sit.marines:
             continue
         dm = memo._attack_map(sit)

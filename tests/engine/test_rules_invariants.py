@@ -62,7 +62,7 @@ def random_game(game: Game, seed: int, check: bool = True) -> GameState:
 def fingerprint(s: GameState) -> tuple[Any, ...]:
     return (
         s.result(),
-        tuple((pc.id, pc.sq, pc.facing, pc.ap, pc.prone, pc.value) for pc in s.p.values()),
+        tuple((pc.id, pc.sq, pc.facing, pc.ap, pc.prone, s.k.blip_value.get(pc.id)) for pc in s.p.values()),
         tuple(s.deaths),
         tuple(s.escaped),
         tuple(s.log),

@@ -1,4 +1,4 @@
-"""Benchmark: `python -m engine.sim.bench [--mission pitfall] [--games N]` prints games/s per core and pooled."""
+"""Benchmark: `python -m benchmarks.sim [--mission pitfall] [--games N]` prints games/s per core and pooled."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from engine.resources import mission_path
     from engine.sim.batch import run_batch
 
-    p = argparse.ArgumentParser(prog="python -m engine.sim.bench", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m benchmarks.sim", description=__doc__)
     p.add_argument("--mission", default="pitfall", help="mission file or sample name (default pitfall)")
     p.add_argument("--games", type=int, default=200, help="games per measurement (default 200)")
     p.add_argument("--seed", type=int, default=1)

@@ -1,6 +1,6 @@
 """Benchmark: games per second and actions per second of the engine alone on each sample mission.
 
-    python -m engine.rules.bench [--games N] [--mission NAME] [--policy random|heuristic]
+    python -m benchmarks.rules [--games N] [--mission NAME] [--policy random|heuristic]
 
 random: uniform random play (very many Genestealers on the board). heuristic: games are first played by the
 heuristic policies, then replayed and timed, so only the engine's time is counted (legal_actions + apply).

@@ -1,4 +1,4 @@
-"""Results matrix and speed of the AI players: `python -m engine.ai.bench`.
+"""Results matrix and speed of the AI players: `python -m benchmarks.ai`.
 
 For each sample mission, plays every pairing of Marine policy x Genestealer policy on the same game seeds and
 prints Marine wins, draws and Genestealer wins with Wilson 95% intervals, the mean game length, and the
@@ -117,7 +117,7 @@ def markdown(cells: Sequence[Cell]) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the matrix and print it (and write it to --out)."""
     doc = __doc__.splitlines()[0] if __doc__ else ""
-    p = argparse.ArgumentParser(prog="python -m engine.ai.bench", description=doc)
+    p = argparse.ArgumentParser(prog="python -m benchmarks.ai", description=doc)
     p.add_argument("--games", type=int, default=200, help="games per cell (default 200)")
     p.add_argument("--seed", type=int, default=1, help="batch seed (default 1)")
     p.add_argument("--missions", nargs="*", default=list(SAMPLES), help="sample missions (default: all)")
@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     jobs = [(m, mp, gp) for m in args.missions for mp in args.marines for gp in args.genestealers]
     cells: list[Cell] = []
     if args.jobs <= 1:
-        # In this process, so that `python -m cProfile -m engine.ai.bench --jobs 1` profiles the games.
+        # In this process, so that `python -m cProfile -m benchmarks.ai --jobs 1` profiles the games.
         results = (play_cell(m, mp, gp, args.games, args.seed) for m, mp, gp in jobs)
         for c in results:
             cells.append(c)

@@ -1,4 +1,4 @@
-"""Validation speed: `python -m engine.mission.bench [--repeat N]` prints ms per validation for each sample."""
+"""Validation speed: `python -m benchmarks.mission [--repeat N]` prints ms per validation for each sample."""
 
 from __future__ import annotations
 

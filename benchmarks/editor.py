@@ -1,5 +1,5 @@
-"""`python -m editor.bench`: brush strokes per millisecond on a big map, the time to open pitfall.json, and the
-GUI freezes of a flood fill, a stroke and an undo on a 200x200 map (editor.bench_freeze).
+"""`python -m benchmarks.editor`: brush strokes per millisecond on a big map, the time to open pitfall.json, and the
+GUI freezes of a flood fill, a stroke and an undo on a 200x200 map (benchmarks.editor_freeze).
 
 Times are CPU time of this process (time.process_time), so other jobs on a shared machine do not
 inflate them. Each stroke goes the whole way: tool press/move/release -> commands on the undo stack -> model -> scene
@@ -95,7 +95,7 @@ def bench_open(repeats: int) -> tuple[float, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m editor.bench", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m benchmarks.editor", description=__doc__)
     p.add_argument("--strokes", type=int, default=1000)
     p.add_argument("--size", type=int, default=60)
     p.add_argument("--seed", type=int, default=1)
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", choices=("all", "strokes", "freezes"), default="all")
     args = p.parse_args(argv)
     if args.only != "strokes":
-        from editor.bench_freeze import report
+        from benchmarks.editor_freeze import report
 
         report(args.big, args.fills, args.big_strokes, args.seed)
         if args.only == "freezes":
