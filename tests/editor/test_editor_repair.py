@@ -197,6 +197,19 @@ def test_starting_on_a_broken_file_opens_it_not_a_blank_mission(config_dir, tmp_
     w.close()
 
 
+def test_a_file_with_a_key_twice_opens_for_repair_and_saving_mends_it(window, reply, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    doc = read_document(Path(__file__).resolve().parents[2] / "sample_missions" / "pitfall.json")
+    f = tmp_path / "m.json"
+    f.write_text(json.dumps(doc).replace('"title": ', '"title": "Old", "title": ', 1))
+    shown = reply("warning", Button.Ok)
+    assert window.open_file(str(f), ask=False)
+    assert window.doc.path == str(f) and window.doc.mission.meta.title == "Pitfall"
+    assert shown and 'the key "title" appears twice: the last value was kept' in shown[0]
+    assert window.doc.dirty  # what the editor holds differs from the file
+    assert window.save()
+    assert read_document(f)["meta"]["title"] == "Pitfall"  # the strict reader takes it now
+
+
 def test_unreadable_bytes_are_still_refused(window, reply, tmp_path) -> None:  # type: ignore[no-untyped-def]
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"\xff\xfe not json")
