@@ -153,6 +153,19 @@ def test_save_warns_before_writing_a_mission_that_breaks_the_format(window, repl
     assert target.exists() and not w.doc.dirty
 
 
+def test_a_mission_that_breaks_the_format_is_not_exported_to_other_clients(window, reply, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    w = window
+    break_the_format(w)
+    shown = reply("warning", Button.Ok)
+    assert not w.export_tiled(str(tmp_path / "m.tmj"))
+    assert not w.export_derelict(str(tmp_path / "d.json"))
+    assert not list(tmp_path.iterdir())
+    assert len(shown) == 2 and "door D9: state: 'ajar' is not one of" in shown[0] and "Tiled" in shown[0]
+    w.doc.undo_stack.undo()
+    assert w.export_tiled(str(tmp_path / "m.tmj"))  # fixed: it goes
+    w.doc.undo_stack.setClean()
+
+
 def test_a_valid_mission_saves_without_a_word(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert window.save_as(str(tmp_path / "fine.json"))  # no_modal: any dialog would fail the test
 
