@@ -228,6 +228,15 @@ def _set(doc: Any, place: tuple[Any, ...], value: Any, delete: bool) -> None:
         node[place[-1]] = value
 
 
+def test_an_empty_counter_letter_is_saved_as_written() -> None:
+    # Found by the property below: the writer dropped a letter "" (falsy), so the saved file reopened different.
+    doc = pitfall()
+    doc["random_setup"]["counters"][3]["letter"] = ""
+    got = salvage_document(doc)
+    again = salvage_document(json.loads(mission_dumps(got.mission)))
+    assert again.mission == got.mission and again.mission.random_setup.counters[3].letter == ""  # type: ignore[union-attr]
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(PLACES), json_values, st.booleans()), min_size=1, max_size=4))
 def test_any_damage_is_read_well_typed_validated_and_saved_to_reopen_the_same(edits: list) -> None:  # type: ignore[type-arg]
