@@ -240,9 +240,24 @@ class FileActions:
         path = path or self._export_path(title, fmt)
         return bool(path) and self._run_export(lambda: render(self.doc.mission, path, fmt, dpi=150), path)
 
+    def _exportable(self: MainWindow, client: str) -> bool:
+        """False (and says why) while the mission breaks the file format: another client would be handed a
+        mission that it, and our own importer, cannot read."""
+        if self.doc.validated_revision != self.doc.revision:
+            self.doc.validate_now()
+        errors = self.doc.format_errors()
+        if errors:
+            first = errors[0]
+            more = f" (and {len(errors) - 1} more, in the Issues panel)" if len(errors) > 1 else ""
+            QMessageBox.warning(self, f"Export to {client}",
+                                f"The mission does not follow the mission format yet, so it cannot be exported to "
+                                f"{client}. Fix this first:\n\n{first.path}: {first.message}{more}")
+            return False
+        return True
+
     def export_tiled(self: MainWindow, path: str | None = None) -> bool:
         fn = self._lazy("engine.export.tiled", "export_tiled")
-        if fn is None:
+        if fn is None or not self._exportable("Tiled"):
             return False
         path = path or self._export_path("Export to Tiled", "tmj")
         return bool(path) and self._run_export(lambda: fn(self.doc.mission, path), path)
@@ -250,7 +265,7 @@ class FileActions:
     def export_derelict(self: MainWindow, path: str | None = None) -> bool:
         fn = self._lazy("engine.export.derelict", "export_derelict")
         level = self.current_level()
-        if fn is None or level is None:
+        if fn is None or level is None or not self._exportable("Derelict"):
             return False
         path = path or self._export_path("Export to Derelict", "json")
         return bool(path) and self._run_export(lambda: fn(self.doc.mission, level, path), path)

@@ -143,6 +143,9 @@ class ReplayPanel(QWidget):
         if self.run is None or self._loader is not None:
             return
         self.set_playing(False)
+        if self.run.replay_refused:
+            self.step_label.setText(f"Game {index} cannot be replayed: {self.run.replay_refused}")
+            return
         self.step_label.setText(f"Replaying game {index}…")
         self.load_button.setEnabled(False)
         loader = ReplayLoader(self.run.spec, index)

@@ -38,6 +38,9 @@ class LabRun:
     progress_marine_wins: list[int] = field(default_factory=list)
     error: str | None = None
     value: Any = None  # the swept value, when the run belongs to a sweep
+    # Why the games of results opened from a file may not be played again (engine.sim.results.replay_spec: its
+    # mission breaks the rules, or its runner is not the rules engine), or None.
+    replay_refused: str | None = None
 
     @property
     def done(self) -> int:
@@ -137,8 +140,14 @@ def run_from_results(doc: dict[str, Any], label: str = "") -> LabRun:
     from collections import Counter
 
     from engine.sim.record import SQUARE_FIELDS
+    from engine.sim.results import ResultsFileError, replay_spec
 
     spec = BatchSpec.from_json(dict(doc["spec"]))
+    try:
+        replay_spec(doc, label or "results")
+        refused = None
+    except ResultsFileError as exc:
+        refused = exc.detail
     summary = doc.get("summary") or {}
     run = LabRun(spec, label=label, backend=str(summary.get("backend", "local")),
                  workers=int(summary.get("workers", 1) or 1))
@@ -151,4 +160,5 @@ def run_from_results(doc: dict[str, Any], label: str = "") -> LabRun:
     stopped = summary.get("stopped")
     run.finish(RunStatus(stopped=str(stopped) if stopped else None))
     run.started, run.finished = 0.0, float(summary.get("seconds", 0.0) or 0.0)
+    run.replay_refused = refused
     return run

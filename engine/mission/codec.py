@@ -123,7 +123,9 @@ def mission_to_dict(m: Mission) -> dict[str, Any]:
         out["random_setup"] = {
             "zones": [{"level": lv, "section": s} for lv, s in m.random_setup.zones],
             "counters": [
-                {"kind": c.kind, **({"letter": c.letter} if c.letter else {})} for c in m.random_setup.counters
+                # An empty letter is written too (the schema refuses it): dropped, the file would reopen different.
+                {"kind": c.kind, **({"letter": c.letter} if c.letter is not None else {})}
+                for c in m.random_setup.counters
             ],
         }
     out["marines"] = {"squad": [vars(x).copy() for x in m.marines.squad], "psi_points": m.marines.psi_points}

@@ -75,11 +75,12 @@ def parse_json_object(
     max_nesting: int = MAX_NESTING,
     utf8_hint: str = "",
     xml_hint: str = "",
+    repairs: list[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """Decode and parse JSON text that must be an object: size, encoding, syntax, NaN and nesting are checked.
 
     utf8_hint and xml_hint are appended to the message when the bytes are not UTF-8 or the text looks like XML
-    (an importer can point at the format the user probably saved by mistake).
+    (an importer can point at the format the user probably saved by mistake). repairs: see strict_json.check.
     """
     if isinstance(data, bytes):
         if len(data) > max_bytes:
@@ -97,7 +98,7 @@ def parse_json_object(
 
     try:
         doc = strict_json.loads(text, what)
-        strict_json.check(doc, max_nesting=max_nesting)
+        strict_json.check(doc, max_nesting=max_nesting, repairs=repairs)
     except json.JSONDecodeError as exc:
         hint = xml_hint if text.lstrip().startswith("<") else ""
         raise error(source, f"line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}{hint}") from None
@@ -116,27 +117,34 @@ def short_repr(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def check_mission_content(doc: dict[str, Any], source: str, prefix: tuple[str | int, ...] = ()) -> None:
+def check_mission_content(
+    doc: dict[str, Any], source: str, prefix: tuple[str | int, ...] = (), repairs: list[tuple[str, str]] | None = None
+) -> None:
     """Refuse control characters and noncharacters in a mission's text, and turn `9.0` into `9`, in place.
 
     Whole numbers written as decimals pass the schema's "integer" (JSON Schema counts 9.0 as one) but would
     reach the model as floats; every number of a mission is a whole number, so they are read as what they say.
-    prefix: where doc sits in a larger file (a results file embeds the mission it played).
+    prefix: where doc sits in a larger file (a results file embeds the mission it played). repairs: see
+    strict_json.check.
     """
     try:
         strict_json.check(doc, max_nesting=MAX_NESTING, mission_text=True, integral_floats=True,
-                          prefix=prefix)
+                          prefix=prefix, repairs=repairs)
     except strict_json.JSONContentError as exc:
         raise MissionFileError(source, str(exc)) from None
 
 
-def parse_document(text: str | bytes, source: str = "<memory>") -> dict[str, Any]:
-    """Parse JSON text into a document object, rejecting what is not a mission of a known version."""
-    doc = parse_json_object(text, source)
+def parse_document(
+    text: str | bytes, source: str = "<memory>", repairs: list[tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """Parse JSON text into a document object, rejecting what is not a mission of a known version.
+
+    repairs: when given, duplicate keys and refused characters are mended and noted there (strict_json.check)."""
+    doc = parse_json_object(text, source, repairs=repairs)
     fmt = doc.get("format")
     if fmt != "hulkforge-mission":
         raise MissionFileError(source, f"$.format is {short_repr(fmt)}, expected 'hulkforge-mission'")
-    check_mission_content(doc, source)
+    check_mission_content(doc, source, repairs=repairs)
     version = doc.get("version")
     if type(version) is not int or version != 1:  # True == 1 in Python
         raise MissionFileError(

@@ -9,7 +9,9 @@ it. `salvage_document` builds the model from any parsed document:
 - a value of another type is converted when that loses nothing (False -> "false" for a name, "3" -> 3 for a
   number), otherwise replaced by a placeholder that stays invalid (a coordinate of -1, an empty id), so the
   object remains flagged until the designer fixes it;
-- what the model cannot hold (an unknown property, a rule option the schema does not accept) is dropped.
+- what the model cannot hold (an unknown property, a rule option the schema does not accept) is dropped;
+- text the strict reader refuses is mended: of a key written twice the last value is kept (as most JSON readers
+  do), a control character or lone surrogate becomes U+FFFD.
 
 Each conversion, placeholder and drop is reported as a READ-REPAIR note. List items are never dropped, so
 paths into the model are paths into the document. The model is well-typed, so nothing that draws it or checks
@@ -27,7 +29,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from engine.mission.io import read_document
+from engine.mission.io import parse_document, read_limited
 from engine.mission.issues import Issue, json_path
 from engine.mission.model import (
     Chute,
@@ -317,4 +319,7 @@ def salvage_document(doc: dict[str, Any]) -> Salvage:
 def read_for_repair(path: str | os.PathLike[str]) -> Salvage:
     """Read a mission file for the editor: refuses only what cannot be read at all (MissionFileError: not JSON,
     too large, not a hulkforge mission of a known version); anything else comes back as a model to repair."""
-    return salvage_document(read_document(path))
+    repairs: list[tuple[str, str]] = []
+    found = salvage_document(parse_document(read_limited(path), str(path), repairs=repairs))
+    found.notes[:0] = [Issue(RULE, where, message, severity="warning") for where, message in repairs]
+    return found

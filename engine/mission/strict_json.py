@@ -123,6 +123,7 @@ def check(
     mission_text: bool = False,
     integral_floats: bool = False,
     prefix: tuple[str | int, ...] = (),
+    repairs: list[tuple[str, str]] | None = None,
 ) -> None:
     """Walk a parsed document (iteratively: a hostile file must not exhaust the stack) and refuse what it holds.
 
@@ -130,7 +131,17 @@ def check(
     control characters and noncharacters, line breaks only in MULTILINE_FIELDS. integral_floats: replace
     floats with no fraction (`9.0`, `1e2`) by the integers they write, in place, as the JSON Schema reading
     of such numbers says. prefix: the path of doc inside a larger document, for messages.
+
+    repairs: when given, a duplicate key keeps its last value and a refused character becomes U+FFFD, in place,
+    each noted there as (JSON path, what was done) instead of refused: the editor opens such a file for repair.
+    Nesting is refused all the same.
     """
+
+    def refuse(path: tuple[str | int, ...], why: str, done: str) -> None:
+        if repairs is None:
+            raise JSONContentError(json_path(path), why)
+        repairs.append((json_path(path), f"{why}: {done}"))
+
     # (value, depth, path) with path built as nested tuples, joined only when something is reported.
     stack: list[tuple[Any, int, tuple[str | int, ...]]] = [(doc, 1, prefix)]
     while stack:
@@ -138,28 +149,50 @@ def check(
         if isinstance(value, dict):
             if depth > max_nesting:
                 raise JSONContentError(json_path(path), f"nested more than {max_nesting} levels deep")
-            if isinstance(value, _DuplicateKeys):
-                raise JSONContentError(json_path(path), f"the key {json.dumps(value.duplicate)} appears twice")
-            for k, v in value.items():
-                why = _string_problem(k, (*path, k), mission_text, key=True)
+            if isinstance(value, _DuplicateKeys) and value.duplicate:
+                refuse(path, f"the key {json.dumps(value.duplicate)} appears twice", "the last value was kept")
+                value.duplicate = ""  # mended: a second walk has nothing to say
+            for k, v in list(value.items()):
+                key_path = (*path, k)
+                why = _string_problem(k, key_path, mission_text, key=True)
                 if why is not None:
-                    raise JSONContentError(json_path(path), why)
+                    refuse(path, why, "replaced by U+FFFD")
+                    del value[k]
+                    k = _replaced(k, False, mission_text)
+                    value[k] = v
                 if integral_floats and isinstance(v, float) and v.is_integer():
                     value[k] = int(v)
-                elif isinstance(v, dict | list | str):
-                    stack.append((v, depth + 1, (*path, k)))
+                elif isinstance(v, str):
+                    why = _string_problem(v, key_path, mission_text)
+                    if why is not None:
+                        refuse(key_path, why, "replaced by U+FFFD")
+                        value[k] = _replaced(v, _multiline(key_path), mission_text)
+                elif isinstance(v, dict | list):
+                    stack.append((v, depth + 1, key_path))
         elif isinstance(value, list):
             if depth > max_nesting:
                 raise JSONContentError(json_path(path), f"nested more than {max_nesting} levels deep")
             for i, v in enumerate(value):
                 if integral_floats and isinstance(v, float) and v.is_integer():
                     value[i] = int(v)
-                elif isinstance(v, dict | list | str):
+                elif isinstance(v, str):
+                    why = _string_problem(v, (*path, i), mission_text)
+                    if why is not None:
+                        refuse((*path, i), why, "replaced by U+FFFD")
+                        value[i] = _replaced(v, _multiline((*path, i)), mission_text)
+                elif isinstance(v, dict | list):
                     stack.append((v, depth + 1, (*path, i)))
-        elif isinstance(value, str):
+        elif isinstance(value, str):  # a document that is a bare string
             why = _string_problem(value, path, mission_text)
             if why is not None:
                 raise JSONContentError(json_path(path), why)
+
+
+def _replaced(text: str, multiline: bool, mission_text: bool) -> str:
+    """text with each character _string_problem refuses turned into U+FFFD."""
+    if mission_text:
+        return "".join("\ufffd" if bad_character(ch, multiline) else ch for ch in text)
+    return "".join("\ufffd" if lone_surrogate(ch) else ch for ch in text)
 
 
 def _string_problem(text: str, path: tuple[str | int, ...], mission_text: bool, key: bool = False) -> str | None:

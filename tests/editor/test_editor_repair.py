@@ -153,6 +153,19 @@ def test_save_warns_before_writing_a_mission_that_breaks_the_format(window, repl
     assert target.exists() and not w.doc.dirty
 
 
+def test_a_mission_that_breaks_the_format_is_not_exported_to_other_clients(window, reply, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    w = window
+    break_the_format(w)
+    shown = reply("warning", Button.Ok)
+    assert not w.export_tiled(str(tmp_path / "m.tmj"))
+    assert not w.export_derelict(str(tmp_path / "d.json"))
+    assert not list(tmp_path.iterdir())
+    assert len(shown) == 2 and "door D9: state: 'ajar' is not one of" in shown[0] and "Tiled" in shown[0]
+    w.doc.undo_stack.undo()
+    assert w.export_tiled(str(tmp_path / "m.tmj"))  # fixed: it goes
+    w.doc.undo_stack.setClean()
+
+
 def test_a_valid_mission_saves_without_a_word(window, tmp_path) -> None:  # type: ignore[no-untyped-def]
     assert window.save_as(str(tmp_path / "fine.json"))  # no_modal: any dialog would fail the test
 
@@ -195,6 +208,19 @@ def test_starting_on_a_broken_file_opens_it_not_a_blank_mission(config_dir, tmp_
     assert w.doc.dirty  # reading it changed the section's name: that is unsaved
     w.doc.undo_stack.setClean()
     w.close()
+
+
+def test_a_file_with_a_key_twice_opens_for_repair_and_saving_mends_it(window, reply, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    doc = read_document(Path(__file__).resolve().parents[2] / "sample_missions" / "pitfall.json")
+    f = tmp_path / "m.json"
+    f.write_text(json.dumps(doc).replace('"title": ', '"title": "Old", "title": ', 1))
+    shown = reply("warning", Button.Ok)
+    assert window.open_file(str(f), ask=False)
+    assert window.doc.path == str(f) and window.doc.mission.meta.title == "Pitfall"
+    assert shown and 'the key "title" appears twice: the last value was kept' in shown[0]
+    assert window.doc.dirty  # what the editor holds differs from the file
+    assert window.save()
+    assert read_document(f)["meta"]["title"] == "Pitfall"  # the strict reader takes it now
 
 
 def test_unreadable_bytes_are_still_refused(window, reply, tmp_path) -> None:  # type: ignore[no-untyped-def]

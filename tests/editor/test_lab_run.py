@@ -216,6 +216,28 @@ def test_saved_results_open_again_with_the_same_charts(finished_lab: LabWidget, 
     assert other.run.stats.games == GAMES  # the batch shown before stays
 
 
+def test_results_whose_mission_breaks_the_rules_open_but_do_not_replay(finished_lab: LabWidget, qtbot: Any,
+                                                                      tmp_path: Path) -> None:
+    # A results file may come from someone else: its charts are only numbers, but replaying plays its mission.
+    import json
+
+    run = finished_lab.run
+    assert run is not None
+    export.save_json(run, tmp_path / "shared.json")
+    doc = json.loads((tmp_path / "shared.json").read_text(encoding="utf-8"))
+    doc["spec"]["mission_doc"]["marines"]["squad"][0]["x"] = 999  # off the map
+    (tmp_path / "tampered.json").write_text(json.dumps(doc), encoding="utf-8")
+    other = make_lab(qtbot)
+    assert other.open_results(str(tmp_path / "tampered.json"))
+    assert other.run is not None and other.run.stats.wins == run.stats.wins
+    other.replay.load(0)
+    assert other.replay._loader is None  # nothing is played
+    text = other.replay.step_label.text()
+    assert text.startswith("Game 0 cannot be replayed: $.spec.mission_doc.marines.squad[0]"), text
+    assert other.open_results(str(tmp_path / "shared.json"))
+    assert other.run.replay_refused is None
+
+
 def test_a_save_that_cannot_be_written_is_a_message(finished_lab: LabWidget, tmp_path: Path) -> None:
     run = finished_lab.run
     target = str(tmp_path / "no" / "such" / "folder" / "r.json")

@@ -74,6 +74,28 @@ def test_an_unreadable_file_is_still_refused(tmp_path: Path) -> None:
         read_for_repair(bad)
 
 
+def test_duplicate_keys_and_control_characters_open_mended_and_noted(tmp_path: Path) -> None:
+    """The strict reader refuses them (validate, simulate); the editor opens the file and says what it mended."""
+    text = json.dumps(pitfall()).replace('"title": ', '"title": "Old", "title": ', 1)
+    text = text.replace('"Pitfall"', '"Pit\\u001bfall\\ud800"', 1)
+    f = tmp_path / "m.json"
+    f.write_text(text)
+    with pytest.raises(MissionFileError, match="appears twice"):
+        read_document(f)
+    got = read_for_repair(f)
+    assert got.mission.meta.title == "Pit\ufffdfall\ufffd"  # the last of the two titles, mended
+    assert [(n.path, n.message) for n in got.notes] == [
+        ("$.meta", 'the key "title" appears twice: the last value was kept'),
+        ("$.meta.title", "lone surrogate U+D800 (not a character: the text cannot be written as UTF-8): "
+                         "replaced by U+FFFD"),
+        ("$.meta.title", "control character U+001B (ESC) is not allowed here: replaced by U+FFFD"),
+    ]
+    assert {n.severity for n in got.notes} == {"warning"}
+    saved = tmp_path / "saved.json"
+    saved.write_text(mission_dumps(got.mission))
+    assert read_document(saved)["meta"]["title"] == "Pit\ufffdfall\ufffd"  # saved, it reads strictly again
+
+
 def test_a_section_named_false_opens_named_and_flagged(tmp_path: Path) -> None:
     """The file an older editor wrote (New… gave a section the name False): it opens, and says what changed."""
     doc = pitfall()
@@ -204,6 +226,15 @@ def _set(doc: Any, place: tuple[Any, ...], value: Any, delete: bool) -> None:
         node.pop(place[-1], None)
     else:
         node[place[-1]] = value
+
+
+def test_an_empty_counter_letter_is_saved_as_written() -> None:
+    # Found by the property below: the writer dropped a letter "" (falsy), so the saved file reopened different.
+    doc = pitfall()
+    doc["random_setup"]["counters"][3]["letter"] = ""
+    got = salvage_document(doc)
+    again = salvage_document(json.loads(mission_dumps(got.mission)))
+    assert again.mission == got.mission and again.mission.random_setup.counters[3].letter == ""  # type: ignore[union-attr]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
