@@ -167,14 +167,18 @@ class GenestealerPlayer:
         flank = 0 if self.novice else int(self.w.flank)
         # When only the flamer can win the mission, the others are worth less: strike him first.
         key = 0 if self.novice or sit.goal.kind != "flame" else int(self.w.key_target)
+        # ... and he is struck by the shortest way: the walk round to his side gives him the time to burn it.
+        key_front = int(self.w.key_flank) if not self.novice and sit.goal.kind == "flame" else flank
         seeds: list[tuple[int, int]] = []
         for m in sit.marines:
             nb = b.nbr[m.sq]
-            extra = key if key and m.ranged != "heavy_flamer" else 0
+            flamer = m.ranged == "heavy_flamer"
+            extra = key if key and not flamer else 0
+            front = key_front if flamer else flank
             for d in (0, 2, 4, 6):
                 t = nb[d]
                 if t >= 0:
-                    seeds.append((t, extra + (flank if d == m.facing * 2 and not m.prone else 0)))
+                    seeds.append((t, extra + (front if d == m.facing * 2 and not m.prone else 0)))
             for t in st.feat.through(m.sq):
                 seeds.append((t, extra + 1))
         return seeds

@@ -43,6 +43,7 @@ class GenestealerWeights:
     urgent_within: float = 8.0  # once the Marines are this close to their goal, every Genestealer charges
     shot_tolerance: float = 1.5  # overwatch shots a lone charger accepts; each gathered friend adds one
     key_target: float = 3.0  # in a flame mission, extra walking cost to strike any Marine but the flamer
+    key_flank: float = 0.0  # in a flame mission, extra cost of the flamer's front square (`flank` for the others)
 
 
 W = TypeVar("W", MarineWeights, GenestealerWeights)
@@ -98,6 +99,7 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "urgent_within": WeightRange(2.0, 16.0, 1.0),
         "shot_tolerance": WeightRange(0.0, 4.0),
         "key_target": WeightRange(0.0, 8.0),
+        "key_flank": WeightRange(0.0, 4.0),
     },
 }
 

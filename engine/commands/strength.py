@@ -17,7 +17,7 @@ def run_strength_check(args: argparse.Namespace) -> int:
     from engine.commands.simulate import parse_sets
     from engine.mission.io import atomic_write_text
     from engine.sim.batch import BatchError
-    from engine.tune.strength import format_report, pairings, strength_check
+    from engine.tune.strength import check_games, format_report, strength_check
 
     try:
         if args.marines or args.genestealers or args.params or args.param_files:
@@ -34,8 +34,7 @@ def run_strength_check(args: argparse.Namespace) -> int:
         return 2
     except InvalidMission as exc:
         return report_invalid("hulkforge simulate", exc)
-    levels = 4 if tuned else 3
-    progress = Progress(spec.games * len(pairings(["x"] * levels, not args.diagonal)), "strength check: ")
+    progress = Progress(check_games(spec.games, tuned, not args.diagonal), "strength check: ")
     try:
         report = strength_check(spec, tuned, matrix=not args.diagonal, backend=args.backend, workers=args.workers,
                                 scheduler=args.scheduler, on_games=lambda n: progress.update(n))

@@ -128,6 +128,16 @@ def pairings(levels: list[str], matrix: bool) -> list[tuple[str, str]]:
     return pairs
 
 
+def check_levels(tuned: Mapping[str, Mapping[str, float]] | None) -> list[str]:
+    """The strengths a check plays: the tuned level only with tuned weights."""
+    return [lv for lv in LEVELS if lv != "tuned" or tuned]
+
+
+def check_games(games: int, tuned: Mapping[str, Mapping[str, float]] | None, matrix: bool) -> int:
+    """How many games a check of `games` per pairing plays in all (the progress total)."""
+    return games * len(pairings(check_levels(tuned), matrix))
+
+
 def strength_check(
     base: BatchSpec,
     tuned: Mapping[str, Mapping[str, float]] | None = None,
@@ -142,7 +152,7 @@ def strength_check(
 ) -> StrengthReport:
     """Play every pairing of strengths for `base.games` games on `base.seed` (the tuned level only with weights)."""
     tuned = dict(tuned or {})
-    levels = [lv for lv in LEVELS if lv != "tuned" or tuned]
+    levels = check_levels(tuned)
     report = StrengthReport(levels, tuned_sides=[s for s in SIDES if s in tuned])
     spec0 = prepare_spec(base)
     pool = LocalPool(workers) if backend == "local" else None

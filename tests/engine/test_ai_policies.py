@@ -177,6 +177,26 @@ def test_genestealers_go_for_the_flamer_when_only_he_can_win() -> None:
     assert first_move(3.0, "marines_eliminated") == "move g1 W W"  # no burn goal: no priority
 
 
+def test_genestealers_strike_the_flamer_from_the_front_when_only_he_can_win() -> None:
+    """A Genestealer one step from the flamer's front square: in a burn mission it takes that square (the walk round
+    to his side gives him time to burn the section); otherwise the front costs `flank` and it goes round."""
+    from engine.rules.testing import scenario
+
+    def first_move(params: dict[str, float], victory_kind: str) -> str:
+        victory: list[dict[str, Any]] = [{"kind": "marines_eliminated"}]
+        if victory_kind == "section_flamed":
+            victory.insert(0, {"kind": "section_flamed", "level": "upper", "section": "a", "result": "marines"})
+        state = scenario(["#########", "#aaaaaaa#", "#aaaaaaa#", "#aaaaaaa#", "#########"], phase="stealers",
+                         victory=victory, marines=[("m1", 6, 2, "W", "marine", "heavy_flamer", "power_glove")],
+                         stealers=[("g1", 4, 2, "E")])
+        player = make_policy("heuristic-genestealers", params)
+        return player.choose(state, state.legal_view(), random.Random(1)).text()
+
+    assert first_move({"flank": 3.0}, "section_flamed") == "move g1 E"  # straight at his front
+    assert first_move({"flank": 3.0, "key_flank": 3.0}, "section_flamed") == "move g1 NE"  # round to his side
+    assert first_move({"flank": 3.0}, "marines_eliminated") == "move g1 NE"  # no burn goal: flank as usual
+
+
 @pytest.mark.parametrize("mission", SAMPLES)
 def test_lazy_legal_actions_and_plain_lists_give_the_same_games(mission: str) -> None:
     """The simulator hands players a lazy LegalActions (per-piece questions); the editor and tests hand

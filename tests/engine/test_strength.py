@@ -64,6 +64,13 @@ def test_the_command_plays_each_pairing_and_writes_the_report(tmp_path: Path,
     assert doc["robust"] in (True, False)
 
 
+def test_the_progress_counts_every_pairing_of_the_matrix(capsys: pytest.CaptureFixture[str]) -> None:
+    """Three strengths in a full matrix are nine pairings: the progress total is nine times the games."""
+    assert main(["simulate", "tutorial", "--strength-check", "--games", "2", "--workers", "1"]) == 0
+    progress = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("strength check: ")]
+    assert progress and progress[-1].startswith("strength check: 18/18 games")
+
+
 def test_the_command_refuses_players_it_chooses_itself(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["simulate", "tutorial", "--strength-check", "--marines", "random"]) == 2
     assert "chooses the players itself" in capsys.readouterr().err
