@@ -22,7 +22,7 @@ _MAX_CACHED = 16
 # graph lists and keep up to 24 distance maps. On the sample missions (1,500 squares at most) the usual cache
 # sizes fit many times over; on the largest map (326,000 squares) the caches shrink instead of keeping a
 # gigabyte of maps for games long over.
-_CACHE_SQUARES = 8_000_000
+_CACHE_SQUARES = 4_000_000
 
 
 Row = tuple[tuple[int, int], ...]
@@ -278,12 +278,6 @@ class MissionTables:
         self.base_rev = Graph.of_split([_same_price(steps[t], 2 if t in doors else 1) for t in range(self.size)])
         self._by_feat: dict[int, tuple[Any, GameTables]] = {}
         self._cached, self.maps_cached = cache_caps(self.size)
-
-    @property
-    def fwd_rows(self) -> list[Row]:
-        """Row s: (t, cost) of each step out of s (built on demand; the graph is base_fwd)."""
-        doors = self.door_squares
-        return [tuple((t, 2 if t in doors else 1) for t in self.steps[s]) for s in range(self.size)]
 
     @property
     def rev_rows(self) -> list[Row]:

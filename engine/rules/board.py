@@ -20,13 +20,15 @@ FACE_VEC: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 # line's key and slot in its dict a few more): views (every line from one square across its front arc), single
 # lines, and line shapes. The sample missions stay far below every budget (Pitfall, 100 games: about 17,000,
 # 2,500 and 16,000), so nothing changes there. On the largest map a view of an open 200x200 level holds about
-# a million squares, and keeping every view ever drawn grew a batch worker past 8 GB. Past its budget, the
-# oldest views go first; the single lines start again; new shapes are walked, not kept.
-VIEW_CACHE_SQUARES = 32_000_000
+# a million squares (about 9 MB), and keeping every view ever drawn grew a batch worker past 8 GB. Past its
+# budget, the oldest views go first; the single lines start again; new shapes are walked, not kept. Five views
+# of such a level fit (about 50 MB), the single lines about 20 MB, the shapes about 10 MB: a batch worker on
+# that map stays under 300 MB, and every sample mission still keeps all it ever draws.
+VIEW_CACHE_SQUARES = 5_000_000
 VIEW_ENTRY_COST = 4
-LINE_CACHE_SQUARES = 8_000_000
+LINE_CACHE_SQUARES = 2_000_000
 LINE_ENTRY_COST = 10
-PATTERN_CACHE_SQUARES = 4_000_000
+PATTERN_CACHE_SQUARES = 1_000_000
 
 # A static LOS line: None (always blocked) or a tuple of checks; an int is one square that must be clear, a
 # pair (a, b) is a corner the line passes exactly through, blocked only if both squares are obstructed.

@@ -13,6 +13,12 @@ if TYPE_CHECKING:
     from engine.rules.pieces import Piece
 
 
+# What the remembered eyes' views may cover, in squares seen, together: hundreds of poses on the sample missions
+# (a view there covers tens to a hundred squares), two or three on a 200 x 200 open hall (the Board's
+# VIEW_CACHE_SQUARES then still has room for the views it keeps itself).
+EYE_MEMO_SQUARES = 50_000
+
+
 class Features:
     """Immutable once drawn; shared by every copy of one game's state."""
 
@@ -33,8 +39,10 @@ class Features:
         # square -> the squares on other levels a Marine there might see through a hole (filled on demand)
         self._hole_targets: dict[int, frozenset[int]] = {}
         # (marine id, square, facing, prone) -> that Marine's eye for spotting blips (sight.py; filled on demand:
-        # it depends on the pose, the board and these features only, and a Features belongs to one Game)
+        # it depends on the pose, the board and these features only, and a Features belongs to one Game). Kept
+        # through keep_eye, within EYE_MEMO_SQUARES: each eye holds its view, which the Board may then not drop.
         self.eye_memo: dict[tuple[str, int, int, bool], Any] = {}
+        self._eye_held = 0
 
     def finish(self, b: Board, hole_los: str, pf_ladders: bool = True) -> None:
         pits: list[tuple[int, int]] = [(u, d) for u, d in self.pit_down.items() if d >= 0]
@@ -59,6 +67,16 @@ class Features:
         self._through = {k: tuple(v) for k, v in through.items()}
         self._views = {k: tuple(v) for k, v in views.items()}
         self.on_enter = frozenset([*self.chutes, *self.pit_down, *self.ladder_top])
+
+    def keep_eye(self, pose: tuple[str, int, int, bool], eye: Any, squares: int) -> None:
+        """Remember a pose's eye, whose view covers `squares` squares, forgetting every eye kept so far once they
+        would cover more than EYE_MEMO_SQUARES: on a big open map each view is megabytes, and every pose a Marine
+        ever took would otherwise keep its view (and its lines) alive to the end of the game."""
+        if self._eye_held + squares > EYE_MEMO_SQUARES:
+            self.eye_memo.clear()
+            self._eye_held = 0
+        self.eye_memo[pose] = eye
+        self._eye_held += squares
 
     def through(self, s: int) -> tuple[int, ...]:
         """Squares directly above or below s through a hole."""

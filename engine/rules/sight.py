@@ -221,7 +221,8 @@ class Sight:
             if not pose[3]:  # prone Marines see nothing
                 eye = memo.get(pose)
                 if eye is None:
-                    eye = memo[pose] = self.pose_eye(pose[0], pose[1], pose[2])
+                    eye = self.pose_eye(pose[0], pose[1], pose[2])
+                    feat.keep_eye(pose, eye, len(eye[2]))
                 eyes_l.append(eye)
         sight = k.sight_cache = MarineSight(feat, poses, tuple(eyes_l))
         return sight

@@ -3,7 +3,7 @@ door are shared, and a big board keeps fewer games' tables and maps."""
 
 from __future__ import annotations
 
-from engine.ai.tables import DIR_VEC, MissionTables, cache_caps, direction, tables
+from engine.ai.tables import DIR_VEC, Graph, MissionTables, cache_caps, direction, tables
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.game import Game
@@ -19,7 +19,7 @@ def test_rows_built_on_first_read_equal_rows_built_for_every_square() -> None:
         assert mt.blip_doors[s] == b.doors_near(s, -1)
     doors = mt.door_squares
     fwd = [tuple((t, 2 if t in doors else 1) for t in mt.steps[s]) for s in range(mt.size)]
-    assert mt.fwd_rows == fwd
+    assert [(mt.base_fwd.unit[s], mt.base_fwd.heavy[s]) for s in range(mt.size)] == [Graph.split(r) for r in fwd]
     # Rows with no door are the steps tuples themselves, not copies.
     plain = [s for s in range(mt.size) if mt.steps[s] and not any(t in doors for t in mt.steps[s])]
     assert plain and all(mt.base_fwd.unit[s] is mt.steps[s] for s in plain)
@@ -28,4 +28,4 @@ def test_rows_built_on_first_read_equal_rows_built_for_every_square() -> None:
 def test_a_big_board_keeps_fewer_games_tables_and_maps() -> None:
     small = tables(Game(load_mission(str(sample_mission("pitfall")))))
     assert (small._cached, small.maps_cached) == (16, 24) == cache_caps(1408)
-    assert cache_caps(8 * 202 * 202) == (2, 6)  # the largest legal map
+    assert cache_caps(8 * 202 * 202) == (2, 4)  # the largest legal map

@@ -83,3 +83,24 @@ def test_views_go_oldest_first_but_not_while_someone_else_holds_them(monkeypatch
     assert b._views[seen[0] * 4 + 1] is held  # still kept: dropping it would free nothing
     assert seen[1] * 4 + 1 not in b._views  # the oldest nobody holds went
     assert b._view_held - b._view_sizes[seen[0] * 4 + 1] <= budget
+
+
+def test_the_eyes_remembered_for_marine_poses_stay_within_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each remembered eye keeps its view alive (the Board may not drop it): on an open 200 x 200 level every pose
+    # a Marine took kept megabytes to the end of the game.
+    import engine.rules.features as features_module
+
+    def play() -> tuple[list[dict[str, Any]], dict[Any, Any], Board]:
+        game = Game(load_mission(str(sample_mission("the_long_drop"))))
+        policies = {side: make_policy(p) for side, p in HEURISTIC.items()}
+        rows = [play_game(game, game_seed(5, i), policies, index=i).to_json() for i in range(3)]
+        assert game._static_features is not None
+        return rows, game._static_features.eye_memo, game.board
+
+    expected, roomy, _ = play()
+    monkeypatch.setattr(features_module, "EYE_MEMO_SQUARES", 400)
+    got, tight, board = play()
+    assert got == expected
+    held = sum(len(eye[2]) for eye in tight.values())
+    assert len(roomy) > 2 * len(tight) > 0
+    assert held <= 400 + max(len(v) for v in board._views.values())
