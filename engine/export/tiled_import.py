@@ -23,7 +23,7 @@ from engine.export.tiled_read import (
 )
 from engine.mission import Issue, Mission, mission_from_dict, strict_json, validate_document
 from engine.mission.io import MAX_NESTING as MISSION_MAX_NESTING
-from engine.mission.io import nesting_depth
+from engine.mission.io import check_mission_text, nesting_depth
 from engine.mission.issues import json_path
 from engine.mission.model import UNSECTIONED, WALL
 from engine.mission.schema_check import path_key, schema_errors
@@ -43,7 +43,7 @@ def import_tiled(path: str | os.PathLike[str], warnings: list[str] | None = None
     # What the mission reader refuses (control characters in a name or title), refused here too: otherwise the
     # import would write a mission that cannot be opened again.
     try:
-        strict_json.check(doc, max_nesting=MISSION_MAX_NESTING, mission_text=True, integral_floats=True)
+        check_mission_text(doc)
     except strict_json.JSONContentError as exc:
         origin, field = importer.origin_of(exc.path)
         what = f"{field}: " if field else ""

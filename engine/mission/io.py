@@ -128,10 +128,18 @@ def check_mission_content(
     strict_json.check.
     """
     try:
-        strict_json.check(doc, max_nesting=MAX_NESTING, mission_text=True, integral_floats=True,
-                          prefix=prefix, repairs=repairs)
+        check_mission_text(doc, prefix, repairs)
     except strict_json.JSONContentError as exc:
         raise MissionFileError(source, str(exc)) from None
+
+
+def check_mission_text(
+    doc: dict[str, Any], prefix: tuple[str | int, ...] = (), repairs: list[tuple[str, str]] | None = None
+) -> None:
+    """check_mission_content's check, raising strict_json.JSONContentError (its `path` apart from its message)
+    for a caller that names the place in its own terms (the Tiled importer: the map's layer and object)."""
+    strict_json.check(doc, max_nesting=MAX_NESTING, mission_text=True, integral_floats=True, prefix=prefix,
+                      repairs=repairs)
 
 
 def parse_document(

@@ -11,6 +11,7 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Iterable
 from typing import Any
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -146,42 +147,33 @@ def check(
     stack: list[tuple[Any, int, tuple[str | int, ...]]] = [(doc, 1, prefix)]
     while stack:
         value, depth, path = stack.pop()
-        if isinstance(value, dict):
+        if isinstance(value, dict | list):
             if depth > max_nesting:
                 raise JSONContentError(json_path(path), f"nested more than {max_nesting} levels deep")
-            if isinstance(value, _DuplicateKeys) and value.duplicate:
-                refuse(path, f"the key {json.dumps(value.duplicate)} appears twice", "the last value was kept")
-                value.duplicate = ""  # mended: a second walk has nothing to say
-            for k, v in list(value.items()):
-                key_path = (*path, k)
-                why = _string_problem(k, key_path, mission_text, key=True)
-                if why is not None:
-                    refuse(path, why, "replaced by U+FFFD")
-                    del value[k]
-                    k = _replaced(k, False, mission_text)
-                    value[k] = v
+            children: Iterable[tuple[Any, Any]]
+            if isinstance(value, dict):
+                if isinstance(value, _DuplicateKeys) and value.duplicate:
+                    refuse(path, f"the key {json.dumps(value.duplicate)} appears twice", "the last value was kept")
+                    value.duplicate = ""  # mended: a second walk has nothing to say
+                for k in list(value):
+                    why = _string_problem(k, (*path, k), mission_text, key=True)
+                    if why is not None:
+                        refuse(path, why, "replaced by U+FFFD")
+                        value[_replaced(k, False, mission_text)] = value.pop(k)
+                children = value.items()  # values are replaced below, keys no more
+            else:
+                children = enumerate(value)
+            for k, v in children:
+                where = (*path, k)
                 if integral_floats and isinstance(v, float) and v.is_integer():
                     value[k] = int(v)
                 elif isinstance(v, str):
-                    why = _string_problem(v, key_path, mission_text)
+                    why = _string_problem(v, where, mission_text)
                     if why is not None:
-                        refuse(key_path, why, "replaced by U+FFFD")
-                        value[k] = _replaced(v, _multiline(key_path), mission_text)
+                        refuse(where, why, "replaced by U+FFFD")
+                        value[k] = _replaced(v, _multiline(where), mission_text)
                 elif isinstance(v, dict | list):
-                    stack.append((v, depth + 1, key_path))
-        elif isinstance(value, list):
-            if depth > max_nesting:
-                raise JSONContentError(json_path(path), f"nested more than {max_nesting} levels deep")
-            for i, v in enumerate(value):
-                if integral_floats and isinstance(v, float) and v.is_integer():
-                    value[i] = int(v)
-                elif isinstance(v, str):
-                    why = _string_problem(v, (*path, i), mission_text)
-                    if why is not None:
-                        refuse((*path, i), why, "replaced by U+FFFD")
-                        value[i] = _replaced(v, _multiline((*path, i)), mission_text)
-                elif isinstance(v, dict | list):
-                    stack.append((v, depth + 1, (*path, i)))
+                    stack.append((v, depth + 1, where))
         elif isinstance(value, str):  # a document that is a bare string
             why = _string_problem(value, path, mission_text)
             if why is not None:
