@@ -290,8 +290,9 @@ def test_the_level_stays_fitted_as_the_window_grows_until_the_user_zooms(window,
 
     view.zoom_by(1.5)  # the user zooms: from now on a resize keeps their zoom
     zoomed = view.zoom()
+    before = view.viewport().size()
     w.resize(900, 700)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: view.viewport().size() != before)  # the view has had its resize event
     assert view.zoom() == zoomed
 
     view.fit()  # Fit level (Ctrl+0) fits again, and keeps fitting

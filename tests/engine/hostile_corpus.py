@@ -434,7 +434,7 @@ def run_main(argv: list[str]) -> tuple[int | None, str, str, str | None]:
     return code, text(out), text(err), escaped
 
 
-def run_subprocess(argv: list[str], timeout: float = 120) -> tuple[int | None, str, str, str | None]:
+def run_subprocess(argv: list[str], timeout: float = 45) -> tuple[int | None, str, str, str | None]:
     """The CLI in a fresh interpreter (what a user runs); a negative code is a signal (a segfault is -11)."""
     import os
     import subprocess
