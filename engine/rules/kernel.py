@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Final, Literal
 
+from engine.mission.diagonal import diagonal_step_allowed
 from engine.rules.board import DIR_VEC, FACE_INDEX, FACE_VEC
 from engine.rules.features import draw_features
 from engine.rules.pieces import Piece
@@ -479,7 +480,7 @@ class Kernel:
         nb = self.game.board.nbr[s]
         o1, o2 = nb[d - 1], nb[(d + 1) & 7]
         occ, closed = self.occ, self.closed
-        return not ((o1 < 0 or o1 in occ or o1 in closed) and (o2 < 0 or o2 in occ or o2 in closed))
+        return diagonal_step_allowed(o1 < 0 or o1 in occ or o1 in closed, o2 < 0 or o2 in occ or o2 in closed)
 
     def step_cost(self, pc: Piece, d: int, t: int, facing: int | None = None) -> int | None:
         """AP for piece pc to step toward direction d onto square t (facing `facing`, by default its own): blips 1
