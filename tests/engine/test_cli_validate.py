@@ -27,6 +27,14 @@ def test_rule_break_exits_one_with_file_level_square_rule(capsys: pytest.Capture
     assert out == [f"{f}:upper:5,2: PIT-DOOR: pitfall A is on a door square"]
 
 
+def test_an_issue_without_a_square_names_its_json_path(capsys: pytest.CaptureFixture[str]) -> None:
+    f = GOLDEN / "victory-unknown-exit" / "fail.json"
+    assert main(["validate", str(f)]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"{f}:$.victory[2].to.exit: REF-EXIT: exit 'X9' does not exist"]
+    assert main(["validate", "--json", str(f)]) == 1
+    assert [i["path"] for i in json.loads(capsys.readouterr().out)] == ["$.victory[2].to.exit"]
+
+
 def test_warnings_alone_exit_zero_and_are_marked(capsys: pytest.CaptureFixture[str]) -> None:
     f = GOLDEN / "hole-no-bottom" / "fail.json"
     assert main(["validate", str(f)]) == 0
