@@ -18,7 +18,8 @@ alone move the change counters, and every cache of the rules lives here, keyed o
   action then has none to clear.
 
 The rule predicates that read only the position are defined here once (`free_square`, `diag_ok`, `step_cost`,
-`turn_cost`, `may_act_in_fire`, `ap_budget`) and used by the legal-move generators, apply and the players alike.
+`turn_cost`, `may_act_in_fire`, `ap_budget`) and used by the legal-move generators, apply and the players alike;
+`diag_ok` asks the diagonal rule itself of engine.mission.diagonal, which the mission's reachability check shares.
 """
 
 from __future__ import annotations
