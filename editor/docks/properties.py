@@ -78,6 +78,7 @@ class MissionForm(QWidget):
         self.in_force = QTreeWidget()
         self.in_force.setHeaderLabels(["option", "value", "from"])
         self.in_force.setRootIsDecorated(False)
+        self.in_force.setMinimumHeight(220)
         self.in_force.setToolTip("Read-only: each option's value in a game of this mission and where it comes "
                                  "from (the ruleset's default, the options above, or what the mission holds: "
                                  "a pitfall makes the Pitfall ladder rule the default)")
@@ -135,7 +136,9 @@ class MissionForm(QWidget):
         self.in_force.clear()
         for name, value, source in rows:
             shown = value if isinstance(value, str) else json.dumps(value)
-            self.in_force.addTopLevelItem(QTreeWidgetItem([name, shown, source]))
+            item = QTreeWidgetItem([name, shown, source])
+            item.setToolTip(2, source)
+            self.in_force.addTopLevelItem(item)
         for c in range(3):
             self.in_force.resizeColumnToContents(c)
 
