@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -178,7 +178,9 @@ class GenestealersForm(QWidget):
         if not areas:
             self.note.setText("Place an entry area on the map first: reinforcements arrive at one")
             return
-        self._set(g, "reinforcements", [*g.reinforcements, Reinforcement(start, 2, areas)])
+        # A limited row with no limit set would draw without end (POOL-NO-LIMIT): a new row follows the pool.
+        pool: Literal["limited", "unlimited"] = "limited" if g.limited is not None else "unlimited"
+        self._set(g, "reinforcements", [*g.reinforcements, Reinforcement(start, 2, areas, pool=pool)])
 
     def remove_row(self) -> None:
         g = self.doc.mission.genestealers

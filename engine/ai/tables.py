@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine.mission.diagonal import diagonal_step_allowed
 from engine.rules.board import DIR_VEC, FACE_VEC, Board
 
 INF = 9999
@@ -225,7 +226,7 @@ def _static_steps(b: Board) -> list[tuple[int, ...]]:
             t = nb[d]
             if t < 0:
                 continue
-            if d % 2 and nb[d - 1] < 0 and nb[(d + 1) % 8] < 0:
+            if d % 2 and not diagonal_step_allowed(nb[d - 1] < 0, nb[(d + 1) % 8] < 0):
                 continue
             row.append(t)
         out[s] = tuple(row)

@@ -142,14 +142,22 @@ def run(args: argparse.Namespace) -> int:
 def write_tuned(doc: dict[str, Any], result: Any, path: str, options: dict[str, Any] | None = None,
                 mission_params: dict[str, Any] | None = None) -> bool:
     """Write the mission with the settings held fixed (`options`, `mission_params`: the games were played with
-    them) and the tuned values, atomically, if it still passes validation (else False)."""
-    from engine.mission import has_errors, mission_dumps, mission_from_dict, validate_document
+    them) and the tuned values, atomically, if it still passes validation (else False). The file keeps the
+    source's order of sections and keys, so a diff against the source shows only the tuned lines."""
+    import copy
+
+    from engine.mission import has_errors, mission_dumps, mission_from_dict, mission_to_dict, validate_document
+    from engine.mission.codec import dumps
     from engine.mission.io import atomic_write_text
+    from engine.mission.keep_order import carry_changes
     from engine.tune.space import tuned_document
 
     assert result.best is not None
     tuned = tuned_document(doc, result.params, result.best.point, options, mission_params)
     if has_errors(validate_document(tuned)):
         return False
-    atomic_write_text(path, mission_dumps(mission_from_dict(tuned)))
+    out = carry_changes(doc, mission_to_dict(mission_from_dict(copy.deepcopy(doc))), tuned)
+    # The source's spelling must read as the tuned mission; if it ever did not, the codec's own text is right.
+    same = mission_from_dict(copy.deepcopy(out)) == mission_from_dict(copy.deepcopy(tuned))
+    atomic_write_text(path, dumps(out) if same else mission_dumps(mission_from_dict(tuned)))
     return True
