@@ -38,6 +38,13 @@ XCB_LIBRARIES: dict[str, tuple[str, str]] = {
     "libGL.so.1": ("libgl1", "libglvnd-glx"),
     "libglib-2.0.so.0": ("libglib2.0-0", "glib2"),
 }
+# What Qt's GUI libraries link against beyond the PySide6 wheel, whatever the platform (offscreen too).
+QT_GUI_LIBRARIES: dict[str, tuple[str, str]] = {
+    "libEGL.so.1": ("libegl1", "libglvnd-egl"),
+    "libfontconfig.so.1": ("libfontconfig1", "fontconfig"),
+    "libfreetype.so.6": ("libfreetype6", "freetype"),
+    "libdbus-1.so.3": ("libdbus-1-3", "dbus-libs"),
+}
 DISPLAY_PLATFORMS = ("xcb", "wayland")
 
 
@@ -80,6 +87,9 @@ def start_problem(env: Mapping[str, str] | None = None, find: Callable[[str], bo
     env = os.environ if env is None else env
     if not (platform or sys.platform).startswith("linux"):
         return None
+    missing = [lib for lib in QT_GUI_LIBRARIES if not find(lib)]
+    if missing:
+        return missing_libraries("Qt", missing)
     names = _platforms(env)
     if any(n not in DISPLAY_PLATFORMS for n in names):
         return None  # offscreen, vnc, eglfs...: a platform that needs no display, or one we do not second-guess
@@ -88,17 +98,19 @@ def start_problem(env: Mapping[str, str] | None = None, find: Callable[[str], bo
             return None  # Qt falls back to xcb by itself when the list names it
         if name == "xcb" and env.get("DISPLAY"):
             missing = [lib for lib in XCB_LIBRARIES if not find(lib)]
-            return missing_libraries(missing) if missing else None
+            return missing_libraries("Qt's X11 platform", missing) if missing else None
     return ("no display to open the editor on (DISPLAY and WAYLAND_DISPLAY are not set): run it in a desktop "
             "session, or on a virtual display with `xvfb-run -a hulkforge` (package xvfb); a screenshot needs "
             "none: `hulkforge edit FILE --screenshot PNG`")
 
 
-def missing_libraries(missing: Iterable[str]) -> str:
+def missing_libraries(who: str, missing: Iterable[str]) -> str:
+    """One line: who needs which libraries, and the packages that hold them."""
     libs = list(missing)
-    debian = " ".join(dict.fromkeys(XCB_LIBRARIES[lib][0] for lib in libs))
-    fedora = " ".join(dict.fromkeys(XCB_LIBRARIES[lib][1] for lib in libs))
-    return (f"Qt's X11 platform needs {', '.join(libs)}, not installed: sudo apt install {debian} "
+    packages = {**QT_GUI_LIBRARIES, **XCB_LIBRARIES}
+    debian = " ".join(dict.fromkeys(packages[lib][0] for lib in libs))
+    fedora = " ".join(dict.fromkeys(packages[lib][1] for lib in libs))
+    return (f"{who} needs {', '.join(libs)}, not installed: sudo apt install {debian} "
             f"(Debian, Ubuntu) or sudo dnf install {fedora} (Fedora)")
 
 

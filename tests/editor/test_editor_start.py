@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from editor.platform_check import XCB_LIBRARIES, check_start, offscreen_without_display, start_problem
+from editor.platform_check import (
+    QT_GUI_LIBRARIES,
+    XCB_LIBRARIES,
+    check_start,
+    offscreen_without_display,
+    start_problem,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,8 +54,8 @@ def test_several_missing_libraries_name_each_package_once() -> None:
     {"QT_QPA_PLATFORM": "wayland", "WAYLAND_DISPLAY": "wayland-0"},
 ])
 def test_where_qt_can_start_nothing_is_said(env: dict[str, str]) -> None:
-    libraries_missing = env.get("QT_QPA_PLATFORM") != "xcb" and "DISPLAY" not in env
-    assert start_problem(env, (lambda name: not libraries_missing), "linux") is None
+    x11_missing = "DISPLAY" not in env  # and not needed
+    assert start_problem(env, (lambda name: name in QT_GUI_LIBRARIES or not x11_missing), "linux") is None
 
 
 def test_the_libraries_are_not_asked_for_without_x11() -> None:
@@ -57,7 +63,13 @@ def test_the_libraries_are_not_asked_for_without_x11() -> None:
     start_problem({"QT_QPA_PLATFORM": "offscreen", "DISPLAY": ":0"}, lambda n: asked.append(n) or False, "linux")
     start_problem({"WAYLAND_DISPLAY": "w", "XDG_SESSION_TYPE": "wayland", "DISPLAY": ":0"},
                   lambda n: asked.append(n) or False, "linux")
-    assert not asked
+    assert set(asked) == set(QT_GUI_LIBRARIES)
+
+
+def test_a_missing_qt_gui_library_is_named_even_offscreen() -> None:
+    problem = start_problem({"QT_QPA_PLATFORM": "offscreen"}, lambda name: name != "libEGL.so.1", "linux")
+    assert problem == ("Qt needs libEGL.so.1, not installed: sudo apt install libegl1 (Debian, Ubuntu) or sudo dnf "
+                       "install libglvnd-egl (Fedora)")
 
 
 def test_other_systems_are_not_checked() -> None:
@@ -65,7 +77,7 @@ def test_other_systems_are_not_checked() -> None:
 
 
 def test_every_library_has_both_packages() -> None:
-    assert all(deb and fedora for deb, fedora in XCB_LIBRARIES.values())
+    assert all(deb and fedora for deb, fedora in {**QT_GUI_LIBRARIES, **XCB_LIBRARIES}.values())
 
 
 def test_the_check_finds_this_machines_libraries() -> None:
