@@ -8,7 +8,7 @@ it. `salvage_document` builds the model from any parsed document:
   a reinforcement with no entry area), so validation reports it, the editor shows it and saving writes it back;
 - a value of another type is converted when that loses nothing (False -> "false" for a name, "3" -> 3 for a
   number), otherwise replaced by a placeholder that stays invalid (a coordinate of -1, an empty id), so the
-  object remains flagged until the designer fixes it;
+  object remains flagged until the designer fixes it; so is a number past any a mission holds (HOLDABLE);
 - what the model cannot hold (an unknown property, a rule option the schema does not accept) is dropped;
 - text the strict reader refuses is mended: of a key written twice the last value is kept (as most JSON readers
   do), a control character or lone surrogate becomes U+FFFD.
