@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.commands import ChangeValueCommand
+from editor.docks.schema_info import number_range
 from editor.document import MissionDocument
 from engine.mission.model import LimitedPool, Reinforcement, StartingBlips
 
@@ -41,13 +42,13 @@ class GenestealersForm(QWidget):
         self.pool: dict[int, QSpinBox] = {}
         for n in (1, 2, 3):
             s = QSpinBox()
-            s.setRange(0, 99)
+            s.setRange(*number_range("genestealers", "pool", str(n)))
             s.setToolTip(f"Blips worth {n} Genestealer(s) in the pool")
             s.valueChanged.connect(self._pool)
             self.pool[n] = s
             form.addRow(f"Blips of {n}", s)
         self.cap = QSpinBox()
-        self.cap.setRange(1, 200)
+        self.cap.setRange(*number_range("genestealers", "model_cap"))
         self.cap.setToolTip("Most Genestealer models on the board at once")
         self.cap.valueChanged.connect(lambda v: self._set(self.doc.mission.genestealers, "model_cap", v))
         form.addRow("Model cap", self.cap)
@@ -60,7 +61,7 @@ class GenestealersForm(QWidget):
         self.limit_unit.setToolTip("Limit the total force by Genestealers or by blips")
         self.limit_unit.activated.connect(lambda _i: self._limit())
         self.limit_total = QSpinBox()
-        self.limit_total.setRange(0, 999)
+        self.limit_total.setRange(*number_range("genestealers", "limited", "total"))
         self.limit_total.setToolTip("The limit")
         self.limit_total.valueChanged.connect(lambda _v: self._limit())
         row = QHBoxLayout()
@@ -68,7 +69,7 @@ class GenestealersForm(QWidget):
         row.addWidget(self.limit_total)
         form.addRow("Total force", row)
         self.start_blips = QSpinBox()
-        self.start_blips.setRange(0, 99)
+        self.start_blips.setRange(*number_range("genestealers", "starting", "blips"))
         self.start_blips.setToolTip("Blips placed before the first turn")
         self.start_blips.valueChanged.connect(lambda _v: self._starting())
         self.start_areas = QLineEdit()

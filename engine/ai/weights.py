@@ -6,6 +6,7 @@ are `asdict(MarineWeights())`, and the factory turns the merged params back into
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TypeVar
@@ -169,15 +170,20 @@ def parse_weights_document(doc: object, path: str) -> dict[str, dict[str, float]
     return out
 
 
+MAX_WEIGHTS_BYTES = 1 << 20
+
+
+def _weights_error(path: str | os.PathLike[str], message: str) -> WeightsFileError:
+    return WeightsFileError(os.fspath(path), message)
+
+
 def load_weights_file(path: str) -> dict[str, dict[str, float]]:
     """Read and validate a weights file: {side: {weight: value}}; raises WeightsFileError."""
     import json
 
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(1 << 20)
-    except OSError as exc:
-        raise WeightsFileError(path, exc.strerror or "cannot read") from None
+    from engine.mission.io import read_limited
+
+    data = read_limited(path, what="weights file", error=_weights_error, max_bytes=MAX_WEIGHTS_BYTES)
     try:
         doc = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         # Every point of the range must be a valid setting of this mission (marines.count past the squad...).
         for p in params:
             for x in (p.lo, p.hi):
-                build_spec(args, {**sets, p.name: p.value(x)})
+                build_spec(args, {**sets, p.name: p.value(x)}, like=base)
     except (UsageError, ValueError) as exc:
         print(f"hulkforge tune: {exc}", file=sys.stderr)
         return 2
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     written = False
     if result.ok and out:
         try:
-            written = write_tuned(read_document(base.mission or ""), result, out, base.options,
+            written = write_tuned(base.mission_doc or read_document(base.mission or ""), result, out, base.options,
                                   base.mission_params)
         except OSError as exc:
             print(f"hulkforge tune: {out}: cannot write: {exc}", file=sys.stderr)

@@ -123,10 +123,15 @@ def set_help_text() -> str:
     return f"a rule option (RULES.md) or a mission parameter ({names}); repeatable"
 
 
-def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
-    """The BatchSpec of the command line, checked here so mistakes are usage errors, not worker crashes."""
-    from engine.mission import MissionFileError
-    from engine.mission.playable import load_playable
+def build_spec(args: argparse.Namespace, sets: dict[str, Any], like: BatchSpec | None = None) -> BatchSpec:
+    """The BatchSpec of the command line, checked here so mistakes are usage errors, not worker crashes.
+
+    like: a spec built before from the same file, whose mission document is used instead of reading the file
+    again (a command building several specs reads its mission once: it may be a pipe)."""
+    import copy
+
+    from engine.mission import MissionFileError, mission_from_dict
+    from engine.mission.playable import load_playable_document
 
     if args.games < 0:
         raise UsageError(f"--games must be >= 0, not {args.games}")
@@ -138,7 +143,13 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
         raise UsageError(f"--max-actions must be >= 1, not {args.max_actions}")
     path = mission_path(args.mission)
     try:
-        mission = load_playable(path)  # InvalidMission (exit 1) goes to the caller
+        # InvalidMission (exit 1) goes to the caller. The document rides in the spec: the file is read once (a
+        # pipe cannot be read twice, a file may change meanwhile).
+        if like is not None and like.mission_doc is not None:
+            doc = like.mission_doc
+            mission = mission_from_dict(copy.deepcopy(doc))
+        else:
+            doc, mission = load_playable_document(path)
     except MissionFileError as exc:
         raise UsageError(str(exc)) from None
     options = {k: v for k, v in sets.items() if not is_mission_param(k)}
@@ -151,8 +162,8 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
     except ValueError as exc:
         raise UsageError(f"--set: {exc}") from None
     policies, params = policy_params(args)
-    return BatchSpec(games=args.games, seed=args.seed, mission=path, options=options, mission_params=mparams,
-                     policies=policies, params=params, max_actions=args.max_actions)
+    return BatchSpec(games=args.games, seed=args.seed, mission=path, mission_doc=doc, options=options,
+                     mission_params=mparams, policies=policies, params=params, max_actions=args.max_actions)
 
 
 def dask_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_corpus import Case, commands_for, generate, run_case
+from hostile_corpus import SPECIAL_INPUTS, Case, commands_for, generate, run_case
 
 SEED = 16
 
@@ -56,4 +56,5 @@ def test_the_corpus_is_seeded_and_covers_every_class() -> None:
                                                              "odd-valid-text"}
     assert {c.klass for c in one if c.kind == "tiled"} >= {"tiled-number", "tiled-property", "tiled-layers",
                                                            "tiled-text"}
+    assert {tag for c in one if c.kind == "special" for tag in c.tags} == set(SPECIAL_INPUTS)
     assert generate(SEED + 1, 60, 0)[5].data != one[5].data
