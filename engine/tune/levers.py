@@ -286,3 +286,61 @@ def format_levers(report: LeversReport, title: str = "") -> str:
     lines.append(f"  {report.spent} games, {report.seconds:.1f} s ({report.cpu_seconds:.1f} CPU s)"
                  + ("; stopped early" if report.cancelled else ""))
     return "\n".join(lines)
+
+
+def second_lever(
+    base: BatchSpec,
+    doc: dict[str, Any],
+    result: Any,
+    *,
+    games: int = 100,
+    backend: str = "local",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    mission_arg: str = "MISSION",
+    extra_args: Sequence[str] = (),
+) -> str:
+    """When one parameter cannot reach the target: a levers table at its closest value, and the sentence naming
+    the lever that moves the rate most toward the target with the exact command that tunes it."""
+    from engine.mission import mission_from_dict, mission_to_dict
+    from engine.sim.params import apply_mission_params
+
+    (p,) = result.params
+    assert result.best is not None
+    held = p.value(result.best.point[0])
+    fixed = {**base.mission_params, **({} if p.is_option else {p.name: held})}
+    options = {**base.options, **({p.name: held} if p.is_option else {})}
+    spec = base.with_changes(games=games, mission_params=fixed, options=options)
+    try:
+        fixed_doc = mission_to_dict(apply_mission_params(mission_from_dict(copy.deepcopy(doc)), fixed))
+    except ValueError:
+        return "no second lever: the mission with the closest value cannot be read"
+    candidates = [c for c in lever_candidates(fixed_doc) if c.name != p.name]
+    report = levers(spec, candidates, doc=doc, backend=backend, workers=workers, scheduler=scheduler)
+    best = report.toward(result.target, exclude=[p.name])
+    if best is None:
+        return (f"no other number of the mission moves the Marine win rate toward the target significantly "
+                f"({report.spent} games of levers at {p.name}={p.label(result.best.point[0])})")
+    lever, arm = best
+    head = [f"hulkforge tune {mission_arg} --target {result.target:g}", *extra_args]
+    if lever.kind == "int":
+        info = next(c for c in candidates if c.name == lever.name)
+        assert info.lo is not None and info.hi is not None
+        span = 4 * abs(arm.value - lever.value)
+        lo, hi = ((lever.value, min(info.hi, lever.value + span)) if arm.value > lever.value
+                  else (max(info.lo, lever.value - span), lever.value))
+        cmd = " ".join([*head, f"--set {p.name}={json_value(held)}", f"--param {lever.name}={lo}..{hi}"])
+    else:
+        cmd = " ".join([*head, f"--set {lever.name}={json_value(arm.value)}",
+                        f"--param {p.name}={p.label(p.lo)}..{p.label(p.hi)}" if not p.choices else
+                        f"--param {p.name}"])
+    return (f"best second lever: {lever.describe(arm)} moves the Marine win rate {100 * arm.diff:+.1f} points "
+            f"[{100 * arm.low:+.1f}, {100 * arm.high:+.1f}] at {p.name}={p.label(result.best.point[0])} "
+            f"({report.spent} games of levers); run: {cmd}")
+
+
+def json_value(v: Any) -> str:
+    """A value as --set reads it back."""
+    import json
+
+    return v if isinstance(v, str) else json.dumps(v)
