@@ -34,6 +34,7 @@ from editor.lab.replay import ReplayPanel
 from editor.lab.run_panel import RunPanel
 from editor.lab.runs import LabRun, format_seconds
 from editor.lab.sweep import SweepPanel
+from editor.lab.levers_panel import add_levers_tab
 from editor.lab.tune_panel import add_tune_tabs
 from engine.mission import MissionFileError, mission_from_dict, mission_to_dict, read_document
 from engine.mission.schema_check import schema_issues
@@ -83,6 +84,7 @@ class LabWidget(LabFiles, QWidget):
         self.tabs.addTab(self.compare, "Compare")
         self.tabs.addTab(self.sweep, "Sweep")
         add_tune_tabs(self)
+        add_levers_tab(self)
         self.map_tab = map_split
 
         buttons = QHBoxLayout()

@@ -66,9 +66,12 @@ class TunePanel(JobPanel):
         self.param2.addItems([NONE, *names])
         self.range2 = QLineEdit()
         for combo, edit in ((self.param1, self.range1), (self.param2, self.range2)):
+            # Any number of the mission by its path may be typed (genestealers.limited.total).
+            combo.setEditable(True)
+            combo.setToolTip("a parameter: pick one, or type any path of the mission (hulkforge tune --list-params)")
             edit.setToolTip("the range searched, LO..HI")
-            combo.currentTextChanged.connect(lambda name, e=edit: e.setText(_default_range(name)))
-        self.range1.setText(_default_range(self.param1.currentText()))
+            combo.currentTextChanged.connect(lambda name, e=edit: e.setText(self._default_range(name)))
+        self.range1.setText(self._default_range(self.param1.currentText()))
         self.range2.setEnabled(False)
         self.param2.currentTextChanged.connect(lambda name: self.range2.setEnabled(name != NONE))
         self.target = QDoubleSpinBox()
@@ -123,7 +126,25 @@ class TunePanel(JobPanel):
             if self.param2.currentText() == self.param1.currentText():
                 raise ValueError("choose two different parameters")
             texts.append(f"{self.param2.currentText()}={self.range2.text().strip()}")
-        return [parse_param(t) for t in texts]
+        doc = self.mission_doc()
+        return [parse_param(t.removesuffix("="), doc) for t in texts]
+
+    def open_param(self, name: str, lo: int | None = None, hi: int | None = None) -> None:
+        """Put `name` in the first parameter (a lever chosen in Levers), with a range when given."""
+        self.param1.setCurrentText(name)
+        if lo is not None and hi is not None:
+            self.range1.setText(f"{lo}..{hi}")
+        self.param2.setCurrentText(NONE)
+
+    def _default_range(self, name: str) -> str:
+        """'LO..HI' of the range a parameter gets when none is typed ('' for a choice or an unknown name)."""
+        if name in VALID_RANGES:
+            return _default_range(name)
+        try:
+            p = parse_param(name, self.mission_doc())
+        except (ValueError, KeyError):
+            return ""
+        return "" if p.choices else f"{p.lo:g}..{p.hi:g}"
 
     def start(self) -> bool:
         """Start the tune of the form (False, with the reason shown, when it cannot)."""
