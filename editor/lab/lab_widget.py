@@ -29,12 +29,12 @@ from editor.lab.heatmaps import HeatmapPanel
 from editor.lab.jobs import BatchThread
 from editor.lab.lab_files import LabFiles
 from editor.lab.lab_map import LabMap
+from editor.lab.levers_panel import add_levers_tab
 from editor.lab.options_table import check_settings, split_settings
 from editor.lab.replay import ReplayPanel
 from editor.lab.run_panel import RunPanel
 from editor.lab.runs import LabRun, format_seconds
 from editor.lab.sweep import SweepPanel
-from editor.lab.levers_panel import add_levers_tab
 from editor.lab.tune_panel import add_tune_tabs
 from engine.mission import MissionFileError, mission_from_dict, mission_to_dict, read_document
 from engine.mission.schema_check import schema_issues

@@ -120,7 +120,8 @@ def policy_params(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, d
 def set_help_text() -> str:
     """Help for --set listing the mission parameters."""
     names = ", ".join(MISSION_PARAMS)
-    return f"a rule option (RULES.md) or a mission parameter ({names}); repeatable"
+    return (f"a rule option (RULES.md) or a mission parameter ({names}, or any number or choice of the mission by "
+            f"its path, e.g. genestealers.limited.total: hulkforge tune --list-params MISSION); repeatable")
 
 
 def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:

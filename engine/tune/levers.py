@@ -63,8 +63,8 @@ class Lever:
             return None
         if len(pts) == 2:
             (x1, y1), (x2, y2) = pts
-            return (y2 - y1) / (x2 - x1)
-        return pts[0][1] / pts[0][0]
+            return float((y2 - y1) / (x2 - x1))
+        return float(pts[0][1] / pts[0][0])
 
     def describe(self, arm: Arm) -> str:
         """A step in words: 'genestealers.limited.total 12 → 10 (−2)'."""

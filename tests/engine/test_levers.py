@@ -85,10 +85,10 @@ def test_several_parameters_spend_their_games_on_the_lever_with_the_effect() -> 
 
 @pytest.mark.parametrize("path", sample_missions(), ids=lambda p: p.stem)
 def test_every_parameter_of_every_sample_is_listed_settable_and_plays(path) -> None:  # type: ignore[no-untyped-def]
+    from engine.ai.base import make_policy
     from engine.rules.game import Game
     from engine.rules.options import resolve_options
     from engine.sim.play import play_game
-    from engine.ai.base import make_policy
 
     doc = read_document(path)
     params = mission_parameters(doc)
@@ -141,10 +141,34 @@ def _others(p: ParamInfo) -> list:  # type: ignore[type-arg]
 
 def test_a_path_names_the_place_when_it_is_wrong() -> None:
     doc = relic()
-    with pytest.raises(ValueError, match="unknown mission parameter 'genestealers.limited.totl'"):
+    with pytest.raises(ValueError, match=r"unknown mission parameter 'genestealers\.limited\.totl'"):
         find_parameter(doc, "genestealers.limited.totl")
-    with pytest.raises(ValueError, match="is not in 0..999"):
+    with pytest.raises(ValueError, match=r"is not in 0\.\.999"):
         apply_mission_params(mission_from_dict(doc), {TOTAL: -1})
     with pytest.raises(ValueError, match="is not one of"):
         apply_mission_params(mission_from_dict(doc), {"marines.squad[0].ranged": "lasgun"})
     assert [p.name for p in lever_candidates(doc, [TOTAL])] == [TOTAL]
+
+
+def test_the_command_line_lists_sets_and_ranks(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from engine.cli import main
+
+    assert main(["tune", "--list-params", "tutorial", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    by_name = {p["name"]: p for p in listed["mission"]}
+    assert by_name[TURN]["value"] == 10 and by_name[TURN]["default_range"] == [5, 20]
+    assert by_name["marines.squad[0].ranged"]["choices"][0] == "storm_bolter"
+    assert "reinforcement_roll" in {p["name"] for p in listed["options"]}
+    assert main(["simulate", "tutorial", "--games", "4", "--workers", "1", "--set", f"{TURN}=2",
+                 "--set", "genestealers.reinforcements[0].every=2", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 4 and summary["mean_turns"] <= 2  # the turn limit, set by its path, ends them
+    assert main(["levers", "tutorial", "--games", "30", "--workers", "1", "--lever", "victory.escape.win_at",
+                 "--lever", "genestealers.model_cap", "--json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert [lv["name"] for lv in table["levers"]] == ["victory.escape.win_at", "genestealers.model_cap"]
+    assert table["levers"][0]["steps"][0]["value"] == 2 and table["levers"][0]["steps"][0]["diff"] < -0.3
+    assert main(["levers", "tutorial", "--lever", "genestealers.nope"]) == 2
+    assert "unknown mission parameter 'genestealers.nope'" in capsys.readouterr().err
