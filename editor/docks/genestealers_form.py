@@ -23,7 +23,7 @@ from editor.commands import ChangeValueCommand
 from editor.document import MissionDocument
 from engine.mission.model import LimitedPool, Reinforcement, StartingBlips
 
-REINF_COLUMNS = ("from_turn", "to_turn", "per_turn", "entry_areas", "pool")
+REINF_COLUMNS = ("from_turn", "to_turn", "per_turn", "entry_areas", "pool", "every")
 
 
 def _ids(text: str) -> list[str]:
@@ -118,10 +118,11 @@ class GenestealersForm(QWidget):
         self.table.setRowCount(len(g.reinforcements))
         for r, rf in enumerate(g.reinforcements):
             values = (rf.from_turn, "" if rf.to_turn is None else rf.to_turn, rf.per_turn,
-                      ", ".join(rf.entry_areas), rf.pool)
+                      ", ".join(rf.entry_areas), rf.pool, rf.every)
             for c, v in enumerate(values):
                 item = QTableWidgetItem(str(v))
-                item.setToolTip("pool: limited or unlimited" if c == 4 else "")
+                item.setToolTip("pool: limited or unlimited" if c == 4 else
+                                "every Nth turn of the row's range (1: every turn)" if c == 5 else "")
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         # A reinforcement needs an entry area to arrive at (the schema wants at least one).
@@ -153,11 +154,13 @@ class GenestealersForm(QWidget):
             return
         rows = []
         for r in range(self.table.rowCount()):
-            cells = [(cell.text().strip() if (cell := self.table.item(r, c)) else "") for c in range(5)]
+            cells = [(cell.text().strip() if (cell := self.table.item(r, c)) else "")
+                     for c in range(len(REINF_COLUMNS))]
             try:
                 rows.append(Reinforcement(int(cells[0]), int(cells[2]), _ids(cells[3]),
                                           int(cells[1]) if cells[1] else None,
-                                          "unlimited" if cells[4] == "unlimited" else "limited"))
+                                          "unlimited" if cells[4] == "unlimited" else "limited",
+                                          max(1, int(cells[5])) if cells[5] else 1))
             except ValueError:
                 self.note.setText(f"row {r + 1}: turns and blips per turn are whole numbers")
                 self.refresh()  # put the table back as the model has it
