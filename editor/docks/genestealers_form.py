@@ -77,7 +77,7 @@ class GenestealersForm(QWidget):
         form.addRow("Starting blips", self.start_blips)
         form.addRow("…at entry areas", self.start_areas)
         self.table = QTableWidget(0, len(REINF_COLUMNS))
-        self.table.setHorizontalHeaderLabels(["from turn", "to turn", "per turn", "entry areas", "pool"])
+        self.table.setHorizontalHeaderLabels(["from turn", "to turn", "per turn", "entry areas", "pool", "every"])
         self.table.setToolTip("Reinforcement schedule: blips per turn from which entry areas; "
                               "blank 'to turn' = until the end")
         self.table.itemChanged.connect(self._reinf_changed)
