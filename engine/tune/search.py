@@ -6,8 +6,10 @@ next value, and each look is a sequential test: a point gets a first batch, then
 interval still straddles the target, or while its estimate lies inside the band and its interval does not
 yet (how many more is projected from the estimate: a point far from the target is dropped after a hundred
 games, only the answer gets the ~2,400 games that a ±2% interval needs; a value still off the middle of the band
-after 1,600 games is set aside for the end). Several parameters: optuna's TPE sampler proposes points scored
-by their distance to the target, with the same sequential test on any point that may land in the band. Every
+after 1,600 games is set aside for the end). Several whole-number parameters: a screen (a small levers table over
+the box) orders them by effect, and the root finder runs on the strongest, then the next with the first held at
+its closest value; optuna's TPE sampler over the whole box (points scored by their distance to the target, with the
+same sequential test on any point that may land in the band) only when none reaches the target. Every
 point plays the same game seeds (common random numbers), so a new point is also read through a deeper one: its
 rate plus the paired difference on the seeds both played (docs/balance.md).
 """
