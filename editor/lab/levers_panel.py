@@ -28,7 +28,7 @@ from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot
 from engine.sim import BatchSpec
 from engine.tune.levers import Lever, LeversReport
 
-DOWN, UP = "#1565c0", SIDE_COLOURS["marines"]  # a step down, a step up (or another value)
+DOWN, UP = "#1565c0", "#c62828"  # a step down, a step up (or another value)
 
 
 class LeversPanel(JobPanel):
@@ -69,7 +69,7 @@ class LeversPanel(JobPanel):
         form.addRow(self.progress)
         form.addRow(self.status)
         form.addRow(self.table)
-        self.place(left, 520)
+        self.place(left, 420)
         self._draw()
 
     # --- running --------------------------------------------------------------------------------------

@@ -167,7 +167,7 @@ def find_parameter(doc: dict[str, Any], name: str) -> ParamInfo:
     """The parameter `name` of a mission document; ValueError naming the closest paths when there is none."""
     params = mission_parameters(doc)
     for p in params:
-        if p.name == name or (p.name.startswith("victory[") and name == p.name):
+        if p.name == name:
             return p
     alias = _victory_alias(doc, name)
     if alias is not None:
