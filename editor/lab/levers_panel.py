@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.lab.engine_job import EngineJob, JobPanel
-from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot
+from editor.lab.plots import FOREGROUND, style_plot
 from engine.sim import BatchSpec
 from engine.tune.levers import Lever, LeversReport
 
