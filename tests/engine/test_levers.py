@@ -172,3 +172,7 @@ def test_the_command_line_lists_sets_and_ranks(capsys: pytest.CaptureFixture[str
     assert table["levers"][0]["steps"][0]["value"] == 2 and table["levers"][0]["steps"][0]["diff"] < -0.3
     assert main(["levers", "tutorial", "--lever", "genestealers.nope"]) == 2
     assert "unknown mission parameter 'genestealers.nope'" in capsys.readouterr().err
+    # A value set by its path that breaks a placement rule: said as validate says it, no game played.
+    assert main(["simulate", "tutorial", "--games", "2", "--set", "marines.squad[0].storm_shield=true"]) == 1
+    err = capsys.readouterr().err
+    assert "SQUAD-WEAPON" in err and "with marines.squad[0].storm_shield=true" in err
