@@ -162,12 +162,10 @@ class TunePanel(JobPanel):
         self.save_button.setEnabled(False)
         self.progress.setRange(0, self.budget.value())
         self.progress.setValue(0)
-        from engine.tune.search import tune
-
         job = EngineJob(functools.partial(
-            tune, base, params, target=self.target.value(), tolerance=self.tolerance.value(),
-            budget=self.budget.value(), backend=opts.get("backend", "local"), workers=opts.get("workers"),
-            scheduler=opts.get("scheduler"), on_step=self.stepped.emit))
+            _tune_then_lever, base, params, self.mission_doc(), target=self.target.value(),
+            tolerance=self.tolerance.value(), budget=self.budget.value(), backend=opts.get("backend", "local"),
+            workers=opts.get("workers"), scheduler=opts.get("scheduler"), on_step=self.stepped.emit))
         job.progressed.connect(self.progress.setValue)
         job.done.connect(self._done)
         self._message(f"Tuning {', '.join(p.name for p in params)} to {100 * self.target.value():.1f}% ± "
@@ -276,6 +274,21 @@ class TunePanel(JobPanel):
         if d["hit"].any():
             plot.addItem(pg.ScatterPlotItem(d["x"][d["hit"]], d["rate"][d["hit"]], size=16, symbol="star",
                                             brush=pg.mkBrush("#2e7d32"), pen=pg.mkPen(FOREGROUND, width=0.5)))
+
+
+def _tune_then_lever(base: BatchSpec, params: list[TunedParam], doc: dict[str, Any], **kw: Any) -> TuneResult:
+    """The tune; when one parameter cannot reach the target, the levers at its closest value name a second one
+    (100 games a step, as the command line does)."""
+    from engine.tune.levers import second_lever
+    from engine.tune.search import tune
+
+    result = tune(base, params, **kw)
+    if result.status == "out_of_reach" and len(params) == 1:
+        result.message += "; " + second_lever(
+            base, doc, result, games=100, backend=kw.get("backend", "local"), workers=kw.get("workers"),
+            scheduler=kw.get("scheduler"), mission_arg=base.mission or "MISSION", cancel=kw.get("cancel"),
+            on_games=kw.get("on_games"))
+    return result
 
 
 def _default_range(name: str) -> str:

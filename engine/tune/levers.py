@@ -299,6 +299,8 @@ def second_lever(
     scheduler: str | None = None,
     mission_arg: str = "MISSION",
     extra_args: Sequence[str] = (),
+    cancel: threading.Event | None = None,
+    on_games: Callable[[int], None] | None = None,
 ) -> str:
     """When one parameter cannot reach the target: a levers table at its closest value, and the sentence naming
     the lever that moves the rate most toward the target with the exact command that tunes it."""
@@ -316,7 +318,10 @@ def second_lever(
     except ValueError:
         return "no second lever: the mission with the closest value cannot be read"
     candidates = [c for c in lever_candidates(fixed_doc) if c.name != p.name]
-    report = levers(spec, candidates, doc=doc, backend=backend, workers=workers, scheduler=scheduler)
+    report = levers(spec, candidates, doc=doc, backend=backend, workers=workers, scheduler=scheduler, cancel=cancel,
+                    on_games=on_games)
+    if report.cancelled:
+        return "the levers table was cancelled"
     best = report.toward(result.target, exclude=[p.name])
     if best is None:
         return (f"no other number of the mission moves the Marine win rate toward the target significantly "

@@ -70,3 +70,18 @@ def test_cancel_keeps_the_levers_played_so_far(lab: LabWidget, qtbot: Any) -> No
     report = blocker.args[0]
     assert report.cancelled and 1 <= len(report.levers) < 5
     assert panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
+
+
+def test_a_tune_out_of_reach_in_the_lab_names_the_second_lever(lab: LabWidget, qtbot: Any) -> None:
+    panel = lab.tune
+    panel.spec_source = coin
+    panel.param1.setCurrentText(TURN)
+    assert panel.range1.text() == "5..20"  # the path's default range, from the mission's value
+    panel.range1.setText("8..12")
+    panel.target.setValue(0.2)
+    with qtbot.waitSignal(panel.finished, timeout=TIMEOUT_MS) as blocker:
+        panel.run_button.click()
+    result = blocker.args[0]
+    assert result.status == "out_of_reach"
+    assert f"best second lever: {BLIPS} 1 → 2 (+1)" in panel.status.text()
+    assert f"--set {TURN}=" in result.message and f"--param {BLIPS}=1.." in result.message
