@@ -101,8 +101,8 @@ def parse_param(text: str, doc: dict[str, Any] | None = None) -> TunedParam:
             if sep:
                 raise ValueError(f"--param {name}: a choice takes no range (its values: {info.describe()})")
             return from_info(info)
-        default: tuple[float, float] = tuple(map(float, info.default_range()))  # type: ignore[assignment]
-        return _ranged(name, sep, rng, True, (float(info.lo or 0), float(info.hi or 0)), default)
+        dlo, dhi = info.default_range()
+        return _ranged(name, sep, rng, True, (float(info.lo or 0), float(info.hi or 0)), (float(dlo), float(dhi)))
     if name not in VALID_RANGES:
         raise ValueError(f"cannot tune {name!r} (tunable: {', '.join(tunable_names())}, or any number of the "
                          f"mission by its path: hulkforge tune --list-params MISSION)")
