@@ -24,7 +24,7 @@ from editor.docks.schema_info import number_range
 from editor.document import MissionDocument
 from engine.mission.model import LimitedPool, Reinforcement, StartingBlips
 
-REINF_COLUMNS = ("from_turn", "to_turn", "per_turn", "entry_areas", "pool")
+REINF_COLUMNS = ("from_turn", "to_turn", "per_turn", "entry_areas", "pool", "every")
 
 
 def _ids(text: str) -> list[str]:
@@ -78,7 +78,7 @@ class GenestealersForm(QWidget):
         form.addRow("Starting blips", self.start_blips)
         form.addRow("…at entry areas", self.start_areas)
         self.table = QTableWidget(0, len(REINF_COLUMNS))
-        self.table.setHorizontalHeaderLabels(["from turn", "to turn", "per turn", "entry areas", "pool"])
+        self.table.setHorizontalHeaderLabels(["from turn", "to turn", "per turn", "entry areas", "pool", "every"])
         self.table.setToolTip("Reinforcement schedule: blips per turn from which entry areas; "
                               "blank 'to turn' = until the end")
         self.table.itemChanged.connect(self._reinf_changed)
@@ -119,10 +119,11 @@ class GenestealersForm(QWidget):
         self.table.setRowCount(len(g.reinforcements))
         for r, rf in enumerate(g.reinforcements):
             values = (rf.from_turn, "" if rf.to_turn is None else rf.to_turn, rf.per_turn,
-                      ", ".join(rf.entry_areas), rf.pool)
+                      ", ".join(rf.entry_areas), rf.pool, rf.every)
             for c, v in enumerate(values):
                 item = QTableWidgetItem(str(v))
-                item.setToolTip("pool: limited or unlimited" if c == 4 else "")
+                item.setToolTip("pool: limited or unlimited" if c == 4 else
+                                "every Nth turn of the row's range (1: every turn)" if c == 5 else "")
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         # A reinforcement needs an entry area to arrive at (the schema wants at least one).
@@ -154,11 +155,13 @@ class GenestealersForm(QWidget):
             return
         rows = []
         for r in range(self.table.rowCount()):
-            cells = [(cell.text().strip() if (cell := self.table.item(r, c)) else "") for c in range(5)]
+            cells = [(cell.text().strip() if (cell := self.table.item(r, c)) else "")
+                     for c in range(len(REINF_COLUMNS))]
             try:
                 rows.append(Reinforcement(int(cells[0]), int(cells[2]), _ids(cells[3]),
                                           int(cells[1]) if cells[1] else None,
-                                          "unlimited" if cells[4] == "unlimited" else "limited"))
+                                          "unlimited" if cells[4] == "unlimited" else "limited",
+                                          max(1, int(cells[5])) if cells[5] else 1))
             except ValueError:
                 self.note.setText(f"row {r + 1}: turns and blips per turn are whole numbers")
                 self.refresh()  # put the table back as the model has it

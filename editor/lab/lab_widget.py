@@ -29,6 +29,7 @@ from editor.lab.heatmaps import HeatmapPanel
 from editor.lab.jobs import BatchThread
 from editor.lab.lab_files import LabFiles
 from editor.lab.lab_map import LabMap
+from editor.lab.levers_panel import add_levers_tab
 from editor.lab.options_table import check_settings, split_settings
 from editor.lab.replay import ReplayPanel
 from editor.lab.run_panel import RunPanel
@@ -83,6 +84,7 @@ class LabWidget(LabFiles, QWidget):
         self.tabs.addTab(self.compare, "Compare")
         self.tabs.addTab(self.sweep, "Sweep")
         add_tune_tabs(self)
+        add_levers_tab(self)
         self.map_tab = map_split
 
         buttons = QHBoxLayout()

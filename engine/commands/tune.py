@@ -28,10 +28,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "range, or the budget ran out (nothing written); 2: bad input; 130: interrupted.",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
-    p.add_argument("--target", type=float, required=True, help="Marine win rate to reach, e.g. 0.5")
+    p.add_argument("--target", type=float, default=None, help="Marine win rate to reach, e.g. 0.5 (required)")
     p.add_argument("--param", dest="tune_params", action="append", default=[], metavar="NAME[=LO..HI]",
-                   help="a mission parameter or numeric rule option to tune, with its range (repeatable); "
-                   "e.g. reinforcements.per_turn=0..6")
+                   help="a mission parameter or rule option to tune, with its range (repeatable): any number of "
+                   "the mission by its path (genestealers.limited.total, victory.turn_limit.turn), a choice "
+                   "(marines.squad[2].ranged, entry_areas.NE.on) or e.g. reinforcements.per_turn=0..6")
+    p.add_argument("--list-params", action="store_true",
+                   help="list the mission's parameters with their values and default ranges, and exit")
+    p.add_argument("--levers-games", type=int, default=100, metavar="N",
+                   help="when one parameter cannot reach the target, games per step of the levers table that "
+                   "names a second lever (0: none; default 100, on top of --budget)")
     p.add_argument("--tolerance", type=float, default=0.02, help="half-width of the target band (default 0.02)")
     p.add_argument("--budget", type=int, default=20_000, help="most games to play in all (default 20000)")
     p.add_argument("--seed", "-s", type=int, default=1, help="seed of the games and of the search (default 1)")
@@ -54,15 +60,26 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.mission import read_document
+    from engine.mission import MissionFileError, read_document
+    from engine.resources import mission_path
     from engine.sim.cli_support import parse_value
     from engine.tune.search import tune
     from engine.tune.space import parse_param
 
+    if args.list_params:
+        return list_params(args)
     try:
+        if args.target is None:
+            raise UsageError("give the win rate to reach: --target 0.5")
         if not args.tune_params:
-            raise UsageError("name a parameter to tune: --param NAME[=LO..HI]")
-        params = [parse_param(t) for t in args.tune_params]
+            raise UsageError("name a parameter to tune: --param NAME[=LO..HI] (--list-params MISSION lists them)")
+        if args.levers_games < 0:
+            raise UsageError(f"--levers-games must be >= 0, not {args.levers_games}")
+        try:
+            doc: dict[str, Any] | None = read_document(mission_path(args.mission))
+        except MissionFileError:
+            doc = None  # build_spec below says why, in its words
+        params = [parse_param(t, doc) for t in args.tune_params]
         names = [p.name for p in params]
         if len(set(names)) != len(names):
             raise UsageError("--param: each parameter once")
@@ -111,6 +128,16 @@ def run(args: argparse.Namespace) -> int:
 
     result = tune(base, params, target=args.target, tolerance=args.tolerance, budget=args.budget,
                   backend=args.backend, workers=args.workers, scheduler=args.scheduler, on_step=on_step)
+    if result.status == "out_of_reach" and len(params) == 1 and args.levers_games and doc is not None:
+        from engine.tune.levers import second_lever
+
+        if not args.json:
+            print(f"  looking for a second lever: {args.levers_games} games a step at "
+                  f"{result.label(result.best.point) if result.best else ''}", flush=True)
+        hint = second_lever(base, doc, result, games=args.levers_games, backend=args.backend,
+                            workers=args.workers, scheduler=args.scheduler, mission_arg=args.mission,
+                            extra_args=_fixed_args(args))
+        result.message += "; " + hint
     code = 0 if result.ok else 1
     written = False
     if result.ok and out:
@@ -137,6 +164,61 @@ def run(args: argparse.Namespace) -> int:
     if result.status == "cancelled":
         return 130
     return code
+
+
+def _fixed_args(args: argparse.Namespace) -> list[str]:
+    """The command-line flags that a suggested next tune repeats (players, settings held fixed, seed)."""
+    out = [f"--tolerance {args.tolerance:g}"] if args.tolerance != 0.02 else []
+    out += [f"--set {s}" for s in args.sets]
+    out += [f"--{side} {getattr(args, side)}" for side in SIDES if getattr(args, side)]
+    return out
+
+
+def list_params(args: argparse.Namespace) -> int:
+    """--list-params: every parameter of the mission, its value and its default range; then the rule options."""
+    from engine.mission import MissionFileError, read_document
+    from engine.resources import mission_path
+    from engine.sim.paths import mission_parameters
+    from engine.tune.levers import option_parameters
+    from engine.tune.space import parse_param
+
+    try:
+        doc = read_document(mission_path(args.mission))
+        params, options = mission_parameters(doc), option_parameters(doc)
+    except MissionFileError as exc:
+        print(f"hulkforge tune: {exc}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError) as exc:
+        print(f"hulkforge tune: {args.mission}: not a playable mission ({exc})", file=sys.stderr)
+        return 2
+
+    def row(p: Any) -> dict[str, Any]:
+        out = {"name": p.name, "kind": p.kind, "value": p.value}
+        if p.kind == "choice":
+            out["choices"] = list(p.choices)
+        else:
+            out["accepts"] = [p.lo, p.hi]
+            if isinstance(p.value, int):
+                out["default_range"] = list(p.default_range())
+        return out
+
+    if args.json:
+        print(json.dumps({"mission": [row(p) for p in params], "options": [row(p) for p in options]}, indent=2))
+        return 0
+    width = max(len(p.name) for p in params + options)
+    print(f"parameters of {args.mission} (--param NAME[=LO..HI], --set NAME=VALUE):")
+    for p in params:
+        print(f"  {p.name:<{width}}  {json.dumps(p.value):>14}  {p.describe()}")
+    print("  also: reinforcements.per_turn (every row at once), reinforcements.scale (every row times a number), "
+          "genestealers.starting_blips")
+    print("rule options:")
+    for p in options:
+        text = p.describe()
+        if p.kind == "int":
+            t = parse_param(p.name)
+            text = f"{t.lo:g}..{t.hi:g} (accepts {p.lo}..{p.hi}{', null' if p.nullable else ''})"
+        print(f"  {p.name:<{width}}  {json.dumps(p.value):>14}  {text}")
+    return 0
 
 
 def write_tuned(doc: dict[str, Any], result: Any, path: str, options: dict[str, Any] | None = None,

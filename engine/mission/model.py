@@ -167,6 +167,7 @@ class Reinforcement:
     entry_areas: list[str]
     to_turn: int | None = None
     pool: Literal["limited", "unlimited"] = "limited"
+    every: int = 1  # brings blips on every Nth turn of its range, from from_turn
 
 
 @dataclass

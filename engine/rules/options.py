@@ -38,6 +38,7 @@ class RuleOptions:
     random_setup: str = "random"  # "random" | "players"
     cp_reactions: bool = True
     fire_turns: int = 1
+    reinforcement_roll: int | None = None
 
 
 # Every option with its 4e default. None for ladder_rule means "pitfall if the mission uses Pitfall features".
@@ -66,6 +67,19 @@ def integer_ranges() -> dict[str, tuple[int, int]]:
     """The whole-number options and the range the schema allows each (for tools that search over them)."""
     return {name: (int(spec["minimum"]), int(spec["maximum"])) for name, spec in _schema_options().items()
             if "minimum" in spec and "maximum" in spec and name in DEFAULTS}
+
+
+def choice_options() -> dict[str, tuple[Any, ...]]:
+    """The options that take one of a few values (an enum or a boolean), with those values."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for name, spec in _schema_options().items():
+        if name not in DEFAULTS:
+            continue
+        if "enum" in spec:
+            out[name] = tuple(spec["enum"])
+        elif spec.get("type") == "boolean":
+            out[name] = (False, True)
+    return out
 
 
 def _check(name: str, value: object) -> None:

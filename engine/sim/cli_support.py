@@ -12,6 +12,7 @@ from engine.ai.base import SIDES, UnknownPolicyError, default_policy, make_polic
 from engine.resources import mission_path
 from engine.sim.batch import BACKENDS, BatchError
 from engine.sim.params import MISSION_PARAMS, apply_mission_params, is_mission_param
+from engine.sim.paths import is_path
 from engine.sim.spec import DEFAULT_MAX_ACTIONS, BatchSpec
 
 
@@ -120,7 +121,8 @@ def policy_params(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, d
 def set_help_text() -> str:
     """Help for --set listing the mission parameters."""
     names = ", ".join(MISSION_PARAMS)
-    return f"a rule option (RULES.md) or a mission parameter ({names}); repeatable"
+    return (f"a rule option (RULES.md) or a mission parameter ({names}, or any number or choice of the mission by "
+            f"its path, e.g. genestealers.limited.total: hulkforge tune --list-params MISSION); repeatable")
 
 
 def build_spec(args: argparse.Namespace, sets: dict[str, Any], like: BatchSpec | None = None) -> BatchSpec:
@@ -161,6 +163,16 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any], like: BatchSpec |
         resolve_options(mission, options)
     except ValueError as exc:
         raise UsageError(f"--set: {exc}") from None
+    if any(is_path(k) for k in mparams):
+        # A number set by its path can break a placement rule (a storm shield beside a storm bolter): say so
+        # as validate would, before any game is played.
+        from engine.mission import mission_to_dict, validate_document
+        from engine.mission.playable import InvalidMission
+
+        errors = [i for i in validate_document(mission_to_dict(mission)) if i.severity == "error"]
+        if errors:
+            held = ", ".join(f"{k}={json.dumps(v)}" for k, v in mparams.items())
+            raise InvalidMission(f"{path} with {held}", errors)
     policies, params = policy_params(args)
     return BatchSpec(games=args.games, seed=args.seed, mission=path, mission_doc=doc, options=options,
                      mission_params=mparams, policies=policies, params=params, max_actions=args.max_actions)

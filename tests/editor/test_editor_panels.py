@@ -231,3 +231,22 @@ def test_rename_inline_reorder_and_change_id(window) -> None:  # type: ignore[no
     assert not panel.change_id("bad id") and "not an id" in panel.message.text()
     w.doc.undo_stack.undo()
     assert "lower" in w.views and w.doc.mission.entry_areas[0].level == "lower"
+
+
+def test_a_reinforcement_row_every_nth_turn_is_edited_in_its_column_and_kept_by_other_edits(window) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QTableWidgetItem
+
+    w = window
+    form = w.properties.stealer_form
+    table = form.table
+    col = table.columnCount() - 1
+    assert table.horizontalHeaderItem(col).text() == "every"
+    table.setItem(0, col, QTableWidgetItem("2"))
+    assert w.doc.mission.genestealers.reinforcements[0].every == 2
+    table.setItem(0, 2, QTableWidgetItem("3"))  # per_turn: the row keeps its every
+    row = w.doc.mission.genestealers.reinforcements[0]
+    assert (row.per_turn, row.every) == (3, 2)
+    assert mission_to_dict(w.doc.mission)["genestealers"]["reinforcements"][0]["every"] == 2
+    w.doc.undo_stack.undo()
+    w.doc.undo_stack.undo()
+    assert w.doc.mission.genestealers.reinforcements[0].every == 1

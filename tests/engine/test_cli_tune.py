@@ -48,8 +48,13 @@ def test_out_of_reach_exits_1_and_writes_nothing(capsys: pytest.CaptureFixture[s
     assert code == 1
     assert "out of reach" in text and "at both ends" in text
     assert not out.exists()
+    # The levers at the closest value name the second lever and the command that tunes it: one Marine out is
+    # a win on the Tutorial, two make the Marines' task far harder.
+    assert "best second lever: victory.escape.win_at 1 → 2 (+1)" in text
+    assert "run: hulkforge tune tutorial --target 0.05 --set reinforcements.per_turn=" in text
+    assert "--param victory.escape.win_at=1..5" in text
     code, text, _ = run_cli(capsys, "tune", "tutorial", "--target", "0.05", "--param",
-                            "reinforcements.per_turn=0..2", "--workers", "1", "--json")
+                            "reinforcements.per_turn=0..2", "--workers", "1", "--json", "--levers-games", "0")
     doc = json.loads(text)
     assert doc["status"] == "out_of_reach" and doc["games_spent"] == sum(
         max(s["games"] for s in doc["path"] if s["values"] == v["values"]) for v in doc["path"][:2])
