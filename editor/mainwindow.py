@@ -21,6 +21,7 @@ from editor.docks.properties import PropertiesPanel
 from editor.docks.tools_panel import ToolsPanel
 from editor.docks.validation import ValidationPanel
 from editor.document import MissionDocument
+from editor.export_actions import ExportActions
 from editor.features import features_in
 from editor.files import FileActions
 from editor.level_view import LevelView
@@ -36,7 +37,7 @@ MIN_MAP_WIDTH, MIN_MAP_HEIGHT = 420, 320
 MAX_CHOICES = 50  # features of a selection offered in Properties › Feature
 
 
-class MainWindow(MenuActions, FileActions, QMainWindow):
+class MainWindow(MenuActions, FileActions, ExportActions, QMainWindow):
     """Owns the views and docks; every change to the mission goes through the document's undo stack."""
 
     def __init__(self, doc: MissionDocument) -> None:
