@@ -27,7 +27,8 @@ class MapView(QGraphicsView):
         self._tool = tool
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setMouseTracking(True)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        # Zoom keeps a chosen point still itself (zoom_at): the anchors of scale() are lost by set_zoom's reset.
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPoint | None = None
@@ -50,7 +51,18 @@ class MapView(QGraphicsView):
         self.zoomChanged.emit(z)
 
     def zoom_by(self, factor: float) -> None:
+        """Zoom about the centre of the view (keyboard zoom)."""
+        self.zoom_at(factor, self.viewport().rect().center())
+
+    def zoom_at(self, factor: float, pos: QPoint) -> None:
+        """Zoom by factor keeping the scene point under viewport position pos where it is (as Tiled's wheel)."""
+        before = self.mapToScene(pos)
         self.set_zoom(self.zoom() * factor)
+        after = self.mapToScene(pos)
+        z = self.zoom()
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setValue(h.value() + round((before.x() - after.x()) * z))
+        v.setValue(v.value() + round((before.y() - after.y()) * z))
 
     def fit(self) -> None:
         """Show the whole level, and keep showing it as the view is resized until the user zooms."""
@@ -88,7 +100,7 @@ class MapView(QGraphicsView):
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
         if steps:
-            self.zoom_by(1.15 ** steps)
+            self.zoom_at(1.15 ** steps, event.position().toPoint())
         event.accept()
 
     # --- mouse -> tool --------------------------------------------------------------------------

@@ -43,6 +43,10 @@ class MenuActions:
         edit = bar.addMenu("&Edit")
         self.act_undo = self._action(edit, "&Undo", lambda: self.doc.undo_stack.undo(), QKeySequence.StandardKey.Undo)
         self.act_redo = self._action(edit, "&Redo", lambda: self.doc.undo_stack.redo(), QKeySequence.StandardKey.Redo)
+        # Both habits redo: Ctrl+Shift+Z (the platform's) and Ctrl+Y (Windows', Tiled's).
+        redo_keys = QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+        self.act_redo.setShortcuts([*redo_keys, *[k for k in (QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y"))
+                                                  if k not in redo_keys]])
         edit.addSeparator()
         self._action(edit, "Cu&t", self.cut, QKeySequence.StandardKey.Cut, "Copy the selection, then delete it")
         self._action(edit, "&Copy", lambda: copy_selection(self.ctx), QKeySequence.StandardKey.Copy,
