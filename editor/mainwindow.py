@@ -24,6 +24,7 @@ from editor.document import MissionDocument
 from editor.export_actions import ExportActions
 from editor.features import features_in
 from editor.files import FileActions
+from editor.help import HelpActions
 from editor.level_view import LevelView
 from editor.mapview import MapView
 from editor.menus import MenuActions
@@ -37,7 +38,7 @@ MIN_MAP_WIDTH, MIN_MAP_HEIGHT = 420, 320
 MAX_CHOICES = 50  # features of a selection offered in Properties › Feature
 
 
-class MainWindow(MenuActions, FileActions, ExportActions, QMainWindow):
+class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWindow):
     """Owns the views and docks; every change to the mission goes through the document's undo stack."""
 
     def __init__(self, doc: MissionDocument) -> None:

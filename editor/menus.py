@@ -83,6 +83,7 @@ class MenuActions:
             tools.addAction(act)
         for menu in (self.file_menu, edit, view, tools):
             menu.setToolTipsVisible(True)
+        self.help_menu = self.make_help_menu()
 
     # --- edit actions -------------------------------------------------------------------------
     def cut(self) -> None:

@@ -13,7 +13,16 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 from editor import settings
 from editor.document import MissionDocument
@@ -123,7 +132,12 @@ def install(window: Any) -> LabWindow:
     geometry = settings.settings().value("lab/geometry")
     if geometry is not None:
         lab_window.restoreGeometry(geometry)  # type: ignore[arg-type]
-    menu = window.menuBar().addMenu("&Lab")
+    menu = QMenu("&Lab", window)
+    help_menu = getattr(window, "help_menu", None)
+    if isinstance(help_menu, QMenu):  # Help stays the last menu
+        window.menuBar().insertMenu(help_menu.menuAction(), menu)
+    else:
+        window.menuBar().addMenu(menu)
     act = menu.addAction("&Balance lab")
     act.setShortcut(QKeySequence("Ctrl+L"))
     act.setToolTip("Show the balance lab: simulate batches of this mission")
