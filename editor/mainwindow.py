@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.commands.region import rect_squares
+from editor.commands.region import area_squares
 from editor.docks.legend import LegendPanel
 from editor.docks.levels_panel import LevelsPanel
 from editor.docks.properties import PropertiesPanel
@@ -57,6 +57,7 @@ class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWind
         self.ctx.message = lambda text: self.show_status(text, 4000)
         self.ctx.selection_changed = self._selection_changed
         self.ctx.scene_of = self.scene
+        self.ctx.context_menu = self.show_selection_menu
         self.tools: list[Tool] = [cls(self.ctx) for cls in TOOL_CLASSES]
         self.tool: Tool | None = None
         self.views: dict[str, MapView] = {}
@@ -238,7 +239,7 @@ class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWind
         for level_id, view in self.views.items():
             view.level_scene.set_selection(sel[1] if sel and sel[0] == level_id else None)
         if hasattr(self, "properties"):
-            found = features_in(self.doc.mission, sel[0], rect_squares(sel[1])) if sel else []
+            found = features_in(self.doc.mission, sel[0], area_squares(sel[1])) if sel else []
             self.properties.feature_panel.set_features(found[:MAX_CHOICES])
             if found:  # as Tiled does: a selected object shows its own properties
                 self.properties.show_form(self.properties.feature_panel)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QRectF, QTimer
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QRegion
 from PySide6.QtWidgets import QGraphicsScene
 
 from editor import palette
@@ -106,8 +106,8 @@ class LevelScene(QGraphicsScene):
         self.terrain.show_grid = show
         self.terrain.update()
 
-    def set_selection(self, rect: QRect | None) -> None:
-        self.selection.set_rect(rect)
+    def set_selection(self, area: QRegion | None) -> None:
+        self.selection.set_area(area)
 
     def set_anchor(self, square: tuple[int, int] | None, text: str = "") -> None:
         """Mark where the first end of a two-click feature went (None removes the mark)."""
