@@ -112,7 +112,7 @@ def test_moving_a_feature_from_the_panel_takes_the_selection_along(window) -> No
     x.setValue(4)
     assert w.doc.mission.rubble[-1].x == 4 and steps(w) == n + 1
     level, rect = w.ctx.selection
-    assert (level, rect) == ("upper", QRect(4, 10, 1, 1))
+    assert (level, rect.boundingRect()) == ("upper", QRect(4, 10, 1, 1))
     assert panel.current()[1] is w.doc.mission.rubble[-1]
 
 
