@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.file_names import export_target, mission_stem, slug
+from editor.file_names import export_target, mission_stem
+from engine.export.files import level_file_names
 
 if TYPE_CHECKING:
     from editor.mainwindow import MainWindow
@@ -140,7 +141,7 @@ class ExportActions:
             return False
         stem = self._stem()
         if len(self.doc.mission.levels) > 1:
-            stem += "-" + slug(lv.name or lv.id, lv.id)
+            stem += "-" + level_file_names(self.doc.mission)[lv.id]
         target = self._export_path(f"Export {lv.name or lv.id} to Derelict", stem + DERELICT_SUFFIX,
                                    "Derelict mission", (DERELICT_SUFFIX, ".txt"), path)
         return bool(target) and self._run_export(lambda: fn(self.doc.mission, level, target), target,

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
+from engine.export.files import slug
+
 MISSION_SUFFIX = ".json"
-
-
-def slug(text: str, fallback: str = "mission") -> str:
-    """A file-name-safe form of a title or level name: letters, digits, '-' and '_' only."""
-    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "-", text.strip()).strip("-_").lower()
-    return cleaned[:60] or fallback
 
 
 def mission_stem(path: str | None, title: str) -> str:

@@ -153,21 +153,24 @@ class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWind
         self._tab_changed(self.tabs.currentIndex())
 
     def _apply_level_view(self) -> None:
-        """Hidden levels lose their tab and their outline on the level above; the level below's opacity."""
+        """Hidden levels keep their tab (marked, the map not drawn) and lose their outline on the level above; the
+        level below's opacity."""
         state = self.level_view
-        for i, (level_id, view) in enumerate(self.views.items()):
-            self.tabs.setTabVisible(i, level_id not in state.hidden)
+        for level_id, view in self.views.items():
+            view.level_scene.set_hidden(level_id in state.hidden)
             below = self.doc.mission.level_below(level_id)
             view.level_scene.set_show_below(state.show_below and (below is None or below.id not in state.hidden))
             view.level_scene.set_below_opacity(state.below_opacity)
         if hasattr(self, "act_below"):
             self.act_below.setChecked(state.show_below)
+        self._retitle_tabs()
 
     def _retitle_tabs(self) -> None:
         for i, level_id in enumerate(self.views):
             lv = self.doc.mission.level(level_id)
             if lv is not None:
-                self.tabs.setTabText(i, f"{lv.depth}: {lv.name or lv.id}")
+                hidden = " (hidden)" if level_id in self.level_view.hidden else ""
+                self.tabs.setTabText(i, f"{lv.depth}: {lv.name or lv.id}{hidden}")
                 self.tabs.setTabToolTip(i, f"Level {lv.id}, depth {lv.depth} (0 = top), {lv.width}×{lv.height}")
 
     def _undo_state(self, *_args: object) -> None:

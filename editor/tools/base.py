@@ -11,7 +11,7 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QRegion, QUndoCommand
 
 from editor.document import MissionDocument
-from editor.features import feature_list
+from editor.features import feature_list, level_name
 from engine.mission import Issue
 from engine.mission.model import Section
 from engine.mission.placement import placement_issues
@@ -70,7 +70,7 @@ class ToolContext:
     def editable(self, level: str) -> bool:
         """Whether tools may change this level; if it is locked, say so."""
         if level in self.locked:
-            self.message(f"level {level} is locked (Levels panel): unlock it to edit")
+            self.message(f"level {level_name(self.doc.mission, level)} is locked (Levels panel): unlock it to edit")
             return False
         return True
 

@@ -66,7 +66,7 @@ class LadderTool(Tool):
                                                                          Square(below.id, x, y))))
             return
         self._set_pending(top)
-        self.ctx.message(f"ladder top at {x},{y}: now click the bottom end on {below.id} (Esc cancels)")
+        self.ctx.message(f"ladder top at {x},{y}: now click the bottom end on {below.name or below.id} (Esc cancels)")
         self.ctx.show_level(below.id)
 
     def _set_pending(self, top: Square | None) -> None:
