@@ -92,6 +92,7 @@ class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWind
         doc.dirtyChanged.connect(self._update_title)
         doc.fileChanged.connect(self._update_title)
         doc.issuesChanged.connect(self._update_title)
+        doc.issuesChanged.connect(self._drop_fixed_focus)
         # What is under the mouse changes when the map does, not only when the mouse moves.
         doc.terrainChanged.connect(self._refresh_hover)
         doc.sectionsChanged.connect(self._refresh_hover)
@@ -252,8 +253,18 @@ class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWind
         self.show_level(level)
         self.ctx.set_selection(level, QRect(x, y, 1, 1))
 
+    _focused: Issue | None = None  # the issue clicked last, outlined on the map until it is fixed
+
+    def _drop_fixed_focus(self) -> None:
+        """Once the issue clicked is fixed (no longer found), its outline goes."""
+        if self._focused is not None and self._focused not in self.doc.issues:
+            self._focused = None
+            for view in self.views.values():
+                view.level_scene.set_focus_squares(set())
+
     def show_issue(self, issue: Issue) -> None:
         """Switch to the issue's level, select and zoom to its squares, and mark them."""
+        self._focused = issue
         for view in self.views.values():
             view.level_scene.set_focus_squares(set())
         if issue.level is None or issue.level not in self.views:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent, QHideEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -52,12 +52,32 @@ class LabWindow(QMainWindow):
         self.lab = LabWidget(doc)
         scene = getattr(self.window_, "scene", None)
         if callable(scene):
-            self.lab.lab_map.mirrors.append(scene)
+            # The editor's map shows the lab's heatmaps and replays while the lab is open, not after.
+            self.lab.lab_map.mirrors.append(lambda level: scene(level) if self.isVisible() else None)
         self.setCentralWidget(self.lab)  # deletes the previous lab widget
-        self.setWindowTitle(f"Balance lab — {doc.display_name()} — hulkforge")
+        self._retitle()
+        doc.fileChanged.connect(self._retitle)
         status = getattr(self.window_, "lab_status", None)
         if isinstance(status, LabStatus):
             status.follow(self.lab)
+
+    def _retitle(self, *_args: object) -> None:
+        if self.lab is not None:
+            self.setWindowTitle(f"Balance lab — {self.lab.doc.display_name()} — hulkforge")
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.lab is not None:
+            self.lab.heatmaps.apply()  # back on the editor's map
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        scene = getattr(self.window_, "scene", None)
+        if self.lab is not None and callable(scene):
+            for level in self.lab.lab_map.level_ids():
+                sc = scene(level)
+                if sc is not None:
+                    sc.clear_overlays()
 
     def open(self) -> None:
         """Show the window in front."""

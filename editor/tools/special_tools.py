@@ -102,8 +102,9 @@ class LadderTool(Tool):
             self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
 
     def cancel(self) -> None:
-        self._set_pending(None)
-        self.ctx.message("ladder cancelled")
+        if self.pending is not None:  # New, Open and Esc with nothing half-made say nothing
+            self._set_pending(None)
+            self.ctx.message("ladder cancelled")
 
     def deactivate(self) -> None:
         self._set_pending(None)
