@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from editor.dialogs import new_mission
 from editor.document import MissionDocument
 from editor.mainwindow import MainWindow
+from editor.theme import follow_desktop
 from engine.mission import MissionFileError
 from engine.resources import sample_mission
 
@@ -34,6 +35,7 @@ def create_main_window(path: str | None = None, with_lab: bool = True, tell: boo
     app.setOrganizationName("hulkforge")
     app.setWindowIcon(QIcon(str(ICON)))
     app.setDesktopFileName("hulkforge")  # so desktops match the window to packaging/hulkforge.desktop and its icon
+    follow_desktop(app)  # type: ignore[arg-type]
     target = path or default_mission_path()
     error: MissionFileError | None = None
     try:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 from editor import settings
 from editor.dialogs import NewMissionDialog
 from editor.document import MissionDocument, read_for_editing
+from editor.file_names import mission_stem
 from engine.mission import Issue, MissionFileError, mission_dumps
 from engine.mission.io import atomic_write_text
 
@@ -125,7 +126,8 @@ class FileActions:
 
     def save_as(self: MainWindow, path: str | None = None) -> bool:
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, "Save mission as", self.doc.path or "mission.json", FILTER)
+            proposed = self.doc.path or f"{mission_stem(None, self.doc.mission.meta.title)}.json"  # from the title
+            path, _ = QFileDialog.getSaveFileName(self, "Save mission as", proposed, FILTER)
             if not path:
                 return False
         return self._save_to(path)

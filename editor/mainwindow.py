@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
+    QScrollArea,
     QTabWidget,
     QToolBar,
     QUndoView,
@@ -36,6 +37,18 @@ from engine.mission import Issue
 
 MIN_MAP_WIDTH, MIN_MAP_HEIGHT = 420, 320
 MAX_CHOICES = 50  # features of a selection offered in Properties › Feature
+
+
+def scrolled(panel: QWidget) -> QScrollArea:
+    """A panel in a scroll area: the dock may then be shorter than the panel, so the window fits a small or
+    scaled screen (1280×720 logical at 150%) and the panel scrolls instead."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(panel)
+    area.setMinimumWidth(panel.minimumSizeHint().width() + 16)
+    return area
 
 
 class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWindow):
@@ -113,9 +126,9 @@ class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWind
         self.properties_dock.setWidget(self.properties)
         self.level_view.reset()
         self.levels_panel = LevelsPanel(doc, self.level_view)
-        self.levels_dock.setWidget(self.levels_panel)
+        self.levels_dock.setWidget(scrolled(self.levels_panel))
         self.tools_panel = ToolsPanel(self.ctx, list(self.tool_actions.values()))
-        self.tools_dock.setWidget(self.tools_panel)
+        self.tools_dock.setWidget(scrolled(self.tools_panel))
         history = QUndoView(doc.undo_stack)
         # The undo model resets on every push; uniform rows keep relayout cheap on a long history.
         history.setUniformItemSizes(True)
@@ -366,6 +379,8 @@ class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWind
         self.validation_dock.raise_()
         self.resizeDocks([self.tools_dock, self.properties_dock], [250, 460], Qt.Orientation.Horizontal)
         self.resizeDocks([self.properties_dock, self.validation_dock], [520, 320], Qt.Orientation.Vertical)
+        # The tool options first; on a short screen the Levels list gives up its room before them.
+        self.resizeDocks([self.tools_dock, self.levels_dock], [600, 240], Qt.Orientation.Vertical)
 
     def scene(self, level_id: str) -> LevelScene | None:
         """The scene showing a level, or None (overlay API entry point for the balance lab)."""
