@@ -97,3 +97,24 @@ def test_tune_bar_ends_full_and_strength_has_its_own_game_count(window, monkeypa
     assert jobs[0].args[0].games == 50
     assert strength.progress.maximum() == 50 * len(strength.levels) ** 2
     lab.shutdown()
+
+
+def test_a_sweeps_line_says_what_its_bar_shows(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from editor.document import MissionDocument
+    from editor.lab.lab_widget import LabWidget
+    from editor.lab.runs import LabRun
+    from engine.resources import sample_mission
+    from engine.sim import BatchSpec, GameRecord
+
+    lab = LabWidget(MissionDocument.open(sample_mission("tutorial")))
+    qtbot.addWidget(lab)
+    runs = [LabRun(BatchSpec(games=100, seed=1, mission_doc={}, runner="fake"), f"turn_cap={v}") for v in (10, 20)]
+    runs[0].add([GameRecord(index=i, seed=i, winner="marines") for i in range(100)])
+    runs[0].finish(None)  # the first batch is over, the second has not sent a game yet
+    lab.job_kind, lab.job_runs = "sweep", runs
+    lab.run_panel.progress.setRange(0, 200)
+    lab._redraw()
+    text = lab.run_panel.status.text()
+    assert lab.run_panel.progress.value() == 100
+    assert text.startswith("all: 100/200 games") and "turn_cap=10: 100/100" in text, text
+    lab.shutdown()
