@@ -257,7 +257,7 @@ def test_a_schema_issue_names_its_object_and_selects_it(window, qtbot) -> None: 
     rows = {tree.topLevelItem(i).text(1): tree.topLevelItem(i) for i in range(tree.topLevelItemCount())}
     assert {"SCHEMA", "PIT-ADJACENT"} <= set(rows)
     item = rows["SCHEMA"]
-    assert item.text(2) == "upper:12,13"
+    assert item.text(2) == "Upper level 12,13"  # the level as the designer named it
     assert item.text(3) == "door D9: state: 'ajar' is not one of ['closed', 'open']"
     w.show_level("lower")
     tree.scrollToItem(item)
