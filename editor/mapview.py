@@ -38,6 +38,15 @@ class MapView(QGraphicsView):
         # The whole level stays in view as the window is resized (maximised, docks moved), until the user
         # zooms; Fit level (Ctrl+0) turns it back on.
         self._auto_fit = True
+        scene.sceneRectChanged.connect(lambda _r: self._pad_scene_rect())
+
+    def _pad_scene_rect(self) -> None:
+        """Let the view scroll a viewport beyond the level on every side (as Tiled does), so a zoom can keep any
+        square where it is on the screen, even near the map's edge or when the map is smaller than the view."""
+        r = self.level_scene.sceneRect()
+        z = self.zoom() or 1.0
+        mx, my = self.viewport().width() / z, self.viewport().height() / z
+        self.setSceneRect(r.adjusted(-mx, -my, mx, my))
 
     # --- zoom -----------------------------------------------------------------------------------
     def zoom(self) -> float:
@@ -48,6 +57,7 @@ class MapView(QGraphicsView):
         z = min(MAX_ZOOM, max(MIN_ZOOM, z))
         self.resetTransform()
         self.scale(z, z)
+        self._pad_scene_rect()
         self.zoomChanged.emit(z)
 
     def zoom_by(self, factor: float) -> None:
@@ -67,7 +77,10 @@ class MapView(QGraphicsView):
     def fit(self) -> None:
         """Show the whole level, and keep showing it as the view is resized until the user zooms."""
         self._auto_fit = True
-        self.fitInView(self.level_scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        rect = self.level_scene.sceneRect()
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._pad_scene_rect()
+        self.centerOn(rect.center())
         self.zoomChanged.emit(self.zoom())
 
     def zoom_to_squares(self, squares: list[tuple[int, int]]) -> None:
@@ -83,6 +96,7 @@ class MapView(QGraphicsView):
         self.fitInView(r, Qt.AspectRatioMode.KeepAspectRatio)
         if self.zoom() > 2.0:
             self.set_zoom(2.0)
+        self._pad_scene_rect()
         self.centerOn(r.center())
         self.zoomChanged.emit(self.zoom())
 

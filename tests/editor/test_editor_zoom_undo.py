@@ -31,6 +31,11 @@ def test_wheel_zoom_keeps_the_square_under_the_cursor(window, qtbot) -> None:  #
         wheel(view, pos, notches)
         assert view.square_at(pos) == (20, 3), view.zoom()
     assert view.zoom() > 2.5
+    view.set_zoom(0.3)  # the whole level smaller than the view: no room to scroll without the margin
+    pos = view.mapFromScene(QPointF(20.5 * S, 3.5 * S))
+    for notches in (2, 3, -1):
+        wheel(view, pos, notches)
+        assert view.square_at(pos) == (20, 3), view.zoom()
 
 
 L, NO = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
