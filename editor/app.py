@@ -16,6 +16,7 @@ from editor.dialogs import new_mission
 from editor.document import MissionDocument
 from editor.mainwindow import MainWindow
 from editor.platform_check import check_start
+from editor.theme import follow_desktop
 from engine.mission import MissionFileError
 from engine.resources import sample_mission
 
@@ -38,6 +39,7 @@ def create_main_window(path: str | None = None, with_lab: bool = True, tell: boo
     app.setOrganizationName("hulkforge")
     app.setWindowIcon(QIcon(str(ICON)))
     app.setDesktopFileName("hulkforge")  # so desktops match the window to packaging/hulkforge.desktop and its icon
+    follow_desktop(app)  # type: ignore[arg-type]
     target = path or default_mission_path()
     error: MissionFileError | None = None
     try:

@@ -202,6 +202,9 @@ class TunePanel(JobPanel):
             self._message(f"{head}: {result.message}. {result.spent} games, {result.seconds:.1f} s.",
                           error=not result.ok and result.status != "cancelled")
             self.save_button.setEnabled(result.ok)
+            if result.status != "cancelled":  # a search that ends early is done: the bar says so
+                self.progress.setRange(0, max(1, result.spent))
+                self.progress.setValue(max(1, result.spent))
         self._draw()
         self.finished.emit(result)
 

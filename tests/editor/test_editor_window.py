@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from editor import settings
@@ -51,7 +51,7 @@ def test_issue_list_fills_and_clicking_selects_and_marks_squares(window, qtbot) 
     assert scene.focus_squares and (15, 11) in scene.focus_squares
     assert (15, 11) in scene.issue_marks.marks
     level, rect = w.ctx.selection
-    assert level == "upper" and rect.contains(15, 11)
+    assert level == "upper" and rect.contains(QPoint(15, 11))
 
 
 def test_validation_is_debounced_but_arrives(window, qtbot) -> None:  # type: ignore[no-untyped-def]
