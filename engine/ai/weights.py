@@ -44,6 +44,7 @@ class GenestealerWeights:
     shot_tolerance: float = 1.5  # overwatch shots a lone charger accepts; each gathered friend adds one
     key_target: float = 3.0  # in a flame mission, extra walking cost to strike any Marine but the flamer
     key_flank: float = 0.0  # in a flame mission, extra cost of the flamer's front square (`flank` for the others)
+    close_doors: float = 1.0  # 1: shut an open door that a Marine on overwatch sees, from out of his sight
 
 
 W = TypeVar("W", MarineWeights, GenestealerWeights)
@@ -100,6 +101,7 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "shot_tolerance": WeightRange(0.0, 4.0),
         "key_target": WeightRange(0.0, 8.0),
         "key_flank": WeightRange(0.0, 4.0),
+        "close_doors": WeightRange(0.0, 1.0, 1.0),
     },
 }
 
