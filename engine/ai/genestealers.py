@@ -172,10 +172,13 @@ class GenestealerPlayer:
         # ... and he is struck by the shortest way: the walk round to his side gives him the time to burn it.
         key_front = int(self.w.key_flank) if not self.novice and sit.goal.kind == "flame" else flank
         seeds: list[tuple[int, int]] = []
+        leaders = self._leaders(sit)
         for m in sit.marines:
             nb = b.nbr[m.sq]
             flamer = m.ranged == "heavy_flamer"
             extra = key if key and not flamer else 0
+            if leaders and m.id not in leaders:
+                extra += int(self.w.lead_target)
             front = key_front if flamer else flank
             for d in (0, 2, 4, 6):
                 t = nb[d]
@@ -184,6 +187,18 @@ class GenestealerPlayer:
             for t in st.feat.through(m.sq):
                 seeds.append((t, extra + 1))
         return seeds
+
+    def _leaders(self, sit: Situation) -> tuple[str, ...]:
+        """#8: in an escape mission, the Marines nearest the way out, as many as must still get out to win:
+        the kills that stop the win. Empty when every Marine is one of them."""
+        if self.novice or not self.w.lead_target or sit.goal.kind != "escape":
+            return ()
+        need = sit.goal.escapes - len(sit.state.escaped)
+        D = sit.marine_goal_map()
+        if D is None or need <= 0 or need >= len(sit.marines):
+            return ()
+        ranked = sorted((D[m.sq], m.id) for m in sit.marines)
+        return tuple(pid for _, pid in ranked[:need])
 
     def _attack_map(self, sit: Situation) -> list[int]:
         seeds = self._attack_seeds(sit)
@@ -259,7 +274,7 @@ class GenestealerPlayer:
                 break
             route.append(nxt)
             cur = nxt
-        return max(0, int(4 - self.w.ambush * 2)), route[3:]
+        return max(0, int(4 - self.w.ambush * 2)), route[int(self.w.ambush_ahead):]
 
     def _build_route_map(self, sit: Situation, D: list[int]) -> list[int]:
         bias, route = self._route_ahead(sit, D)
@@ -272,7 +287,6 @@ class GenestealerPlayer:
 
     # ------------------------------------------------------------------ sub-decisions
     def _decide(self, pending: Decision, sit: Situation) -> Action | None:
-        actions = sit.actions
         if isinstance(pending, LurkDecision):
             return self._lurk(sit)
         if isinstance(pending, TurnToFaceDecision):
@@ -280,50 +294,44 @@ class GenestealerPlayer:
         if isinstance(pending, FaceDecision):
             return self._face(sit, pending.piece)
         if isinstance(pending, (PutDecision, ScuttleDecision)):
-            dm = self._attack_map(sit) if sit.marines else None
-            best: tuple[int, int, Action] | None = None
-            for i, a in enumerate(actions):
-                if a.verb not in ("put", "scuttle"):
-                    continue
-                t = sit.board.parse_sq(a.args[-1])
-                v = dm[t] if dm is not None else 0
-                if best is None or (v, i) < best[:2]:
-                    best = (v, i, a)
-            return best[2] if best else None
+            return self._place(sit)
         if isinstance(pending, ShoveDecision):
-            D = sit.marine_goal_map()
-            best2: tuple[int, Action] | None = None
-            for a in actions:
-                if a.verb == "shove":
-                    t = sit.board.parse_sq(a.args[1])
-                    v = D[t] if D is not None else 0
-                    if best2 is None or v > best2[0]:
-                        best2 = (v, a)
-            return best2[1] if best2 else None
+            return self._shove(sit)
         return None
+
+    def _place(self, sit: Situation) -> Action | None:
+        """A Genestealer put or scuttling: the square nearest an attack square, the first on ties."""
+        dm = self._attack_map(sit) if sit.marines else None
+        best: tuple[int, int, Action] | None = None
+        for i, a in enumerate(sit.actions):
+            if a.verb not in ("put", "scuttle"):
+                continue
+            t = sit.board.parse_sq(a.args[-1])
+            v = dm[t] if dm is not None else 0
+            if best is None or (v, i) < best[:2]:
+                best = (v, i, a)
+        return best[2] if best else None
+
+    @staticmethod
+    def _shove(sit: Situation) -> Action | None:
+        """A shoved Marine goes where his way to the goal is longest."""
+        D = sit.marine_goal_map()
+        best: tuple[int, Action] | None = None
+        for a in sit.actions:
+            if a.verb == "shove":
+                t = sit.board.parse_sq(a.args[1])
+                v = D[t] if D is not None else 0
+                if best is None or v > best[0]:
+                    best = (v, a)
+        return best[1] if best else None
 
     def _lurk(self, sit: Situation) -> Action | None:
         """Choose the entry area for the next blip: near the Marines (or their route ahead), not held shut."""
         st = sit.state
-        b = sit.board
         opts = [a for a in sit.actions if a.verb == "lurk"]
         if not opts or not sit.marines:
             return opts[0] if opts else None
-        radius = st.game.opts.lurk_radius
-        counts: dict[str, int] = {}
-        for pc in sit.enemies:
-            if pc.sq < 0 and pc.entry:
-                counts[pc.entry] = counts.get(pc.entry, 0) + 1
-        # Each option's entry square, and what its score adds to the map's cost there: +6 while the entry is
-        # locked for this turn, +2 per blip already waiting at it (not for the novice).
-        cands: list[tuple[int, bool, int]] = []
-        for a in opts:
-            e = a.args[0]
-            t = b.entries[e]
-            locked = not self.novice and any(
-                m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines
-            )
-            cands.append((t, locked, 0 if self.novice else counts.get(e, 0)))
+        cands = self._lurk_cands(sit, opts)
         if st.phase == "setup":
             # The Marines take their first turn before any Genestealer moves: this map would not be read again,
             # so it is worked out only as far as the choice needs.
@@ -338,6 +346,25 @@ class GenestealerPlayer:
                 best = (v, i)
         assert best is not None
         return opts[best[1]]
+
+    def _lurk_cands(self, sit: Situation, opts: list[Action]) -> list[tuple[int, bool, int]]:
+        """Each option's entry square, and what its score adds to the map's cost there: +6 while the entry is
+        locked for this turn, +2 per blip already waiting at it (not for the novice)."""
+        b = sit.board
+        radius = sit.state.game.opts.lurk_radius
+        counts: dict[str, int] = {}
+        for pc in sit.enemies:
+            if pc.sq < 0 and pc.entry:
+                counts[pc.entry] = counts.get(pc.entry, 0) + 1
+        cands: list[tuple[int, bool, int]] = []
+        for a in opts:
+            e = a.args[0]
+            t = b.entries[e]
+            locked = not self.novice and any(
+                m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines
+            )
+            cands.append((t, locked, 0 if self.novice else counts.get(e, 0)))
+        return cands
 
     def _lurk_lazy(self, sit: Situation, cands: list[tuple[int, bool, int]]) -> int:
         """The index of the least (score, index) of `cands` as _lurk scores them, on the map that _lurk reads

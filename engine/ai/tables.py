@@ -432,6 +432,7 @@ class Goal:
     def __init__(self) -> None:
         self.kind = "survive"  # escape | carry | flame | survive
         self.via: tuple[str, ...] = ()
+        self.escapes = 1  # escape: how many Marines must get out to win
         self.objective = ""
         self.exit_squares: list[int] = []
         self.flame_key: tuple[int, str] | None = None
@@ -452,6 +453,7 @@ def _read_goal(game: Any) -> Goal:
         if kind == "escape":
             g.kind = "escape"
             g.via = tuple(cond.get("via") or ("exit", "chute"))
+            g.escapes = int(cond.get("win_at") or 1)
             break
         if kind == "objective_carried":
             g.kind = "carry"
