@@ -484,8 +484,7 @@ class GenestealerPlayer:
         scoring every legal action, and usually asks the rules about one step instead of listing them all.
         """
         dm = fld.route
-        limit = dm[pc.sq] - 0.5
-        cands = [c for c in self._blip_cands(pc, fld.sit, dm) if c[0] < limit]
+        cands = self._blip_cands(pc, fld.sit, dm, dm[pc.sq] - 0.5)
         cands.sort()  # each candidate's order is unique: the tuples sort by (score, order)
         legal = fld.sit.legal
         for c in cands:
@@ -493,20 +492,22 @@ class GenestealerPlayer:
                 return c[2]
         return None
 
-    def _blip_cands(self, pc: Any, sit: Situation, dm: list[int]) -> list[tuple[float, tuple[int, int], Action]]:
-        """(score, legal order, action) of a blip's steps, door openings, climb and jump."""
+    def _blip_cands(self, pc: Any, sit: Situation, dm: list[int], limit: float
+                    ) -> list[tuple[float, tuple[int, int], Action]]:
+        """(score, legal order, action) of a blip's steps, door openings, climb and jump scoring under `limit`."""
         st = sit.state
         s = pc.sq
         free = st.free_square
         tab = st.game.move_table(pc.id)
         # The board's steps from s, in direction order (a diagonal squeezed between two walls is not among them).
-        cands = [(dm[t] + MOVE_TIE, (0, d), tab[d * 6]) for t, d in sit.gt.mt.step_dirs[s] if free(t)]
+        cands = [(v, (0, d), tab[d * 6]) for t, d in sit.gt.mt.step_dirs[s] if (v := dm[t] + MOVE_TIE) < limit
+                 and free(t)]
         door_state = st.door_state
         for i, (did, t) in enumerate(sit.gt.mt.blip_doors[s]):
-            if door_state[did] == "closed":
+            if dm[t] + DOOR_TIE < limit and door_state[did] == "closed":
                 cands.append((dm[t] + DOOR_TIE, (1, i), act("open", pc.id, did)))
         t = sit.gt.hole_dest.get(s, -1)
-        if t >= 0:
+        if t >= 0 and dm[t] + HOLE_TIE < limit:
             cands.extend((dm[t] + HOLE_TIE, (2, k), a) for k, a in _hole_moves(pc, sit))
         return cands
 
@@ -660,7 +661,8 @@ class GenestealerPlayer:
         t = fld.sit.gt.hole_dest.get(pc.sq, -1)
         if t >= 0:
             lo = _approach(fld.dm[t], charge, self.w.standoff) + HOLE_TIE
-            cands.extend((lo, (2, k, 0), t, (HOLE_TIE,), a) for k, a in _hole_moves(pc, fld.sit))
+            if lo < limit:  # (the rules are asked for the climb and jump only when one could win)
+                cands.extend((lo, (2, k, 0), t, (HOLE_TIE,), a) for k, a in _hole_moves(pc, fld.sit))
         return self._best(cands, limit, fld, charge)
 
     def _move_cands(self, pc: Any, fld: _Field, steps: list[tuple[int, int, int, float, int]]) -> list[_Cand]:
