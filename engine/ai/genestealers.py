@@ -601,10 +601,9 @@ class GenestealerPlayer:
         free = st.free_square
         steps: list[tuple[int, int, int, float, int]] = []
         for i, (d, t, ap) in enumerate(st.game.steps(s, pc.facing, "stealer")):
-            if free(t):
-                lo = _approach(dm[t], charge, stand)
-                if lo + MOVE_TIE < limit:
-                    steps.append((i, d, t, lo, ap))
+            lo = _approach(dm[t], charge, stand)
+            if lo + MOVE_TIE < limit and free(t):
+                steps.append((i, d, t, lo, ap))
         doors: list[tuple[int, str, int, float]] = []
         door_state = st.door_state
         for i, (did, t) in enumerate(sit.board.doors_near(s, pc.facing)):
