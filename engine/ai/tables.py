@@ -440,6 +440,11 @@ class Goal:
         self.turn_limit: int | None = None
 
 
+def _escapes_to_win(cond: dict[str, Any]) -> int:
+    """How many Marines an escape condition needs out to win (at least one)."""
+    return max(1, int(cond.get("win_at") or 1))
+
+
 def _read_goal(game: Any) -> Goal:
     b: Board = game.board
     m = game.mission
@@ -453,7 +458,7 @@ def _read_goal(game: Any) -> Goal:
         if kind == "escape":
             g.kind = "escape"
             g.via = tuple(cond.get("via") or ("exit", "chute"))
-            g.escapes = int(cond.get("win_at") or 1)
+            g.escapes = _escapes_to_win(cond)
             break
         if kind == "objective_carried":
             g.kind = "carry"
