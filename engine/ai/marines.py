@@ -5,6 +5,12 @@ first. A Marine shoots what he sees, flames groups, walks the squad along the pr
 the goal without running ahead, and ends his activation on overwatch (or guard) facing where the nearest
 threat will come from; the last Marine covers the rear. Command points are kept for the Genestealer turn:
 unjam, turn to face, shoot.
+
+Moves are candidates → scores → choice: the rules list the moves a Marine is offered (`engine.rules.moves`,
+with their AP cost), each is scored by small named terms (`_score_*`, each weighed by a field of
+`MarineWeights`), and the best one that leaves the AP the Marine keeps is taken. A turn is scored by the step
+it prepares (priced by the rules' `step_cost` for the new facing) and is offered only when that step follows
+in the same activation, so a Marine never turns back and forth.
 """
 
 from __future__ import annotations
@@ -18,8 +24,8 @@ from engine.ai.base import register
 from engine.ai.situation import EnemyPicture, Situation, ThreatMap, observe
 from engine.ai.tables import INF, facing_toward
 from engine.ai.weights import MarineWeights, defaults, weights_from_params
-from engine.rules.actions import DIRS, FACES, PASS, Action, act
-from engine.rules.board import DIR_VEC, FACE_VEC
+from engine.rules.actions import FACES, PASS, Action, act
+from engine.rules.board import DIR_INDEX, DIR_VEC, FACE_VEC
 from engine.rules.decisions import (
     CommandDecision,
     Decision,
@@ -34,14 +40,18 @@ from engine.rules.decisions import (
     RetreatDecision,
     TurnToFaceDecision,
 )
+from engine.rules.moves import DOOR_COST, Move, piece_moves
 
 _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
+
+
+_MOVE_VERBS = ("move", "turn", "open", "close", "climb")
 
 
 class _Squad:
     """Per-decision squad picture shared by every Marine considered."""
 
-    __slots__ = ("D", "cp_now", "hurry", "order", "pic", "radius", "rear", "sit", "tm")
+    __slots__ = ("D", "_lanes", "carry_out", "cp_now", "hurry", "order", "pic", "radius", "reach", "rear", "sit", "tm")
 
     def __init__(self, sit: Situation, D: list[int] | None, pic: EnemyPicture, radius: float, cp_now: int) -> None:
         self.sit = sit
@@ -59,6 +69,67 @@ class _Squad:
         self.cp_now = cp_now
         self.rear = self.order[-1] if len(self.order) > 1 else None
         self.hurry = False
+        self.reach = False  # the goal is within this turn's reach
+        self.carry_out = sit.marine_goal_map_is_exit()  # the objective is in a Marine's hands, on its way out
+        self._lanes: set[int] | None = None
+
+    def lanes(self) -> set[int]:
+        """The squares on each Marine's shortest way to the goal (a door there is not a flank door)."""
+        if self._lanes is None:
+            lanes: set[int] = set()
+            D = self.D
+            if D is not None:
+                steps = self.sit.gt.mt.steps
+                for pc in self.order:
+                    s = pc.sq
+                    while 0 < D[s] < INF and s not in lanes:
+                        lanes.add(s)
+                        s = min(steps[s], key=D.__getitem__, default=s)
+                        if D[s] == 0:
+                            lanes.add(s)
+                            break
+            self._lanes = lanes
+        return self._lanes
+
+
+class _Route:
+    """What a Marine's moves are ranked against: his route map and the limits on his moves this decision."""
+
+    __slots__ = ("D", "allowed", "back_ok", "guide", "here", "reserve")
+
+    def __init__(self, D: list[int], here: int, allowed: float, reserve: int, back_ok: bool, guide: int) -> None:
+        self.D = D
+        self.here = here
+        self.allowed = allowed  # the least route distance he may reach (he must not run ahead of the squad)
+        self.reserve = reserve  # AP kept for overwatch or guard
+        self.back_ok = back_ok  # the rear guard may step backwards
+        self.guide = guide  # the square of the Marine ahead (-1: none)
+
+
+# -- the scoring terms of a move (each weighed by a MarineWeights field) ----------------------------------------
+def term_progress(w: MarineWeights, here: int, v: int) -> float:
+    """Route gained (#10: keep moving to the objective)."""
+    return w.progress * (here - v)
+
+
+def term_ap(w: MarineWeights, cost: int) -> float:
+    """AP spent, the prepared step included (a turn then a step costs 2, a step ahead 1)."""
+    return w.ap_cost * cost
+
+
+def term_side_doors(w: MarineWeights, sit: Situation, t: int) -> float:
+    """Closed side doors beside square t: where a Genestealer bursts in (#12)."""
+    nb = sit.board.nbr[t]
+    closed = sit.state.closed
+    return w.side_door * ((nb[0] in closed) + (nb[2] in closed) + (nb[4] in closed) + (nb[6] in closed))
+
+
+def term_file(w: MarineWeights, b: Any, t: int, guide: int) -> float:
+    """Squares off the route of the Marine ahead (the squad must not split in a room)."""
+    if guide < 0 or t // b.plane != guide // b.plane:
+        return 0.0
+    off: int = max(abs(b.xs[t] - b.xs[guide]), abs(b.ys[t] - b.ys[guide]))
+    return w.keep_file * min(off, 4)
 
 
 class MarinePlayer:
@@ -69,6 +140,10 @@ class MarinePlayer:
         self.w = weights_from_params(MarineWeights, self.params)
         self.novice = novice
         self.name = "novice-marines" if novice else "heuristic-marines"
+        self._scorers = {
+            "move": self._score_step, "turn": self._score_turn, "open": self._score_open,
+            "close": self._score_close, "climb": self._score_climb,
+        }
 
     # ------------------------------------------------------------------ entry point
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
@@ -184,23 +259,10 @@ class MarinePlayer:
         st = sit.state
         if not sit.marines:
             return PASS
-        D = sit.marine_goal_map()
         w = self.w
-        radius = w.threat_radius * (0.5 + w.caution)
-        sq = _Squad(sit, D, sit.enemy_picture(), radius, 0)
+        sq = _Squad(sit, sit.marine_goal_map(), sit.enemy_picture(), w.threat_radius * (0.5 + w.caution), 0)
         sq.hurry = self._behind_schedule(sit, sq)
-        # Command points buy reactions in the Genestealer turn; spend them now only when dashing, or while no
-        # enemy is within keep_cp_within of the squad (the nearest enemy's cost to a Marine is above it).
-        if self.novice or w.cp_reserve < 0.5 or sq.hurry:
-            sq.cp_now = st.cp
-        elif st.cp:  # (with no CP left there is nothing to decide)
-            within = sq.tm.within
-            keep = w.keep_cp_within
-            for pc in sit.marines:
-                if within(pc.sq, keep):
-                    break
-            else:
-                sq.cp_now = st.cp
+        sq.cp_now = self._cp_now(sit, sq)
         a = self._psi(sit)
         if a is not None:
             return a
@@ -220,6 +282,25 @@ class MarinePlayer:
                     return a
         return PASS
 
+    def _cp_now(self, sit: Situation, sq: _Squad) -> int:
+        """The command points the squad spends in its own turn (#5): kept for the Genestealer turn while an enemy
+        is within keep_cp_within of the squad, or while the objective is carried out with the exit not yet in
+        reach (a dash would leave the carrier alone ahead with nothing for a reaction); else all of them."""
+        st = sit.state
+        w = self.w
+        if self.novice or w.cp_reserve < 0.5:
+            return st.cp
+        if sq.carry_out and not sq.reach and len(sq.order) > 1:
+            return 0
+        if sq.hurry or not st.cp:
+            return st.cp
+        within = sq.tm.within
+        keep = w.keep_cp_within
+        for pc in sit.marines:
+            if within(pc.sq, keep):
+                return 0
+        return st.cp
+
     def _behind_schedule(self, sit: Situation, sq: _Squad) -> bool:
         """With a turn limit, march without stopping when the goal is farther than a steady pace covers."""
         limit = sit.goal.turn_limit
@@ -234,6 +315,7 @@ class MarinePlayer:
         dist = sq.D[key.sq]
         # The goal is within this turn's reach: go for it.
         if dist <= 4 + sit.state.cp:
+            sq.reach = True
             return True
         # The turn limit is near (asked before the dearer count below: either makes it True).
         if limit is not None:
@@ -286,39 +368,58 @@ class MarinePlayer:
         return out
 
     def _plan(self, pc: Any, sq: _Squad) -> Action | None:
-        sit = sq.sit
-        st = sit.state
-        b = sit.board
-        pid = pc.id
-        # Of a Marine's own actions only his shots and flamer shots are read whole, and only when they may matter;
-        # the rest is asked one action at a time.
+        """His next action: the mission's own, a fight, a move, else settle on overwatch or guard."""
         # What he may spend: the rules' budget with the command points the squad spends now (none of them when it
         # keeps them for the Genestealer turn); only CP once his activation is over or the activations are used up.
-        ap = st.ap_budget(pc, cp=sq.cp_now)
+        ap = sq.sit.state.ap_budget(pc, cp=sq.cp_now)
         if ap <= 0 and not pc.free:
             return None
         if pc.prone:
-            f = self._threat_facing(pc, sit, sq.tm)
-            if f is None:
-                f = self._path_facing(pc.sq, sq.D, sit) if sq.D is not None else 0
-            return act("stand", pid, FACES[f if f is not None and f >= 0 else 0])
+            return self._stand(pc, sq)
+        for step in (self._mission_action, self._fight, self._move, self._settle):
+            a = step(pc, sq, ap)
+            if a is not None:
+                return a
+        return None
+
+    def _stand(self, pc: Any, sq: _Squad) -> Action:
+        f = self._threat_facing(pc, sq.sit, sq.tm)
+        if f is None:
+            f = self._path_facing(pc.sq, sq.D, sq.sit) if sq.D is not None else 0
+        return act("stand", pc.id, FACES[f if f is not None and f >= 0 else 0])
+
+    def _mission_action(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
+        """The mission's own target first: flame the section, leave by the exit (only the carrier, when the
+        objective must go out: an escort leaving wins nothing and leaves the carrier alone)."""
+        sit = sq.sit
+        b = sit.board
         goal = sit.goal
-        flames: list[Action] | None = None
-        # The mission's own target first: flame the section, leave by the exit.
         if goal.kind == "flame" and pc.ranged == "heavy_flamer":
-            flames = sit.actions_of(pid, "flame")
-            for a in flames:
+            for a in sit.actions_of(pc.id, "flame"):
                 t = b.parse_sq(a.args[1])
                 if (t // b.plane, b.section[t]) == goal.flame_key:
                     return a
         if pc.sq in b.exit_at and (
-            (goal.kind == "escape" and "exit" in goal.via) or (goal.kind == "carry" and sit.marine_goal_map_is_exit())
+            (goal.kind == "escape" and "exit" in goal.via)
+            or (sq.carry_out and (pc.carry == goal.objective or self.novice or self._carrier_behind(sq)))
         ):
-            a = act("exit", pid)
+            a = act("exit", pc.id)
             if a in sit.legal:
                 return a
-        # "Threatened" (an enemy within the threat radius) is asked only where it decides something.
+        return None
+
+    @staticmethod
+    def _carrier_behind(sq: _Squad) -> bool:
+        """The carrier is about to reach the exit: an escort standing on it makes way by leaving."""
+        D = sq.D
+        return D is not None and any(pc.carry and D[pc.sq] <= 2 for pc in sq.order)
+
+    def _fight(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
+        """Clear a jam, shoot, flame or strike, when it is worth it."""
+        sit = sq.sit
+        st = sit.state
         p = st.p
+        pid = pc.id
         # His shots at Genestealers (not at doors): none to ask about while no Genestealer is on the board.
         targets = [a for a in sit.actions_of(pid, "shoot") if a.args[1] in p] if sq.pic.stealer_squares else []
         if pc.jam and ap >= 1 and (targets or sq.tm.within(pc.sq, sq.radius)):
@@ -328,10 +429,11 @@ class MarinePlayer:
             if shot is not None:
                 return shot
         if pc.ranged == "heavy_flamer" and ap >= 2:
+            flames = sit.actions_of(pid, "flame") if sit.goal.kind == "flame" else None
             burn = self._flame(pc, flames, sit)
             if burn is not None:
                 return burn
-        front = b.nbr[pc.sq][pc.facing * 2]
+        front = sit.board.nbr[pc.sq][pc.facing * 2]
         if front >= 0 and ap >= 1:
             tid = st.occ.get(front)
             if (
@@ -340,10 +442,7 @@ class MarinePlayer:
                 and (pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice)
             ):
                 return act("assault", pid, tid)
-        step = self._move(pc, sq, ap)
-        if step is not None:
-            return step
-        return self._settle(pc, sq, ap)
+        return None
 
     def _shoot(self, pc: Any, targets: list[Action], ap: int, sit: Situation) -> Action | None:
         b = sit.board
@@ -380,25 +479,12 @@ class MarinePlayer:
                 return None
             mine = sit.actions_of(pc.id, "flame")
         b = sit.board
-        st = sit.state
         best: tuple[float, Action] | None = None
         for a in mine:
             if a.verb != "flame":
                 continue
-            t = b.parse_sq(a.args[1])
-            v = 0.0
-            for s in b.section_squares(t):
-                oid = st.occ.get(s)
-                if oid is None:
-                    continue
-                q = st.p[oid]
-                if q.kind == "marine":
-                    v -= 4.0
-                elif q.kind == "stealer":
-                    v += 5 / 6
-                else:
-                    v += 1.5
-            if best is None or v > best[0]:
+            v = self._section_value(b.parse_sq(a.args[1]), sit)
+            if v is not None and (best is None or v > best[0]):
                 best = (v, a)
         if best is None:
             return None
@@ -410,121 +496,158 @@ class MarinePlayer:
             need += 0.8
         return best[1] if best[0] >= need else None
 
+    def _section_value(self, t: int, sit: Situation) -> float | None:
+        """Expected kills of a flamer shot at square t's section: 5/6 a Genestealer, 1.5 a blip; None when a
+        Marine stands in it (the flamer kills him on a 2+; a novice counts him -4 and may burn him)."""
+        st = sit.state
+        occ = st.occ
+        v = 0.0
+        for s in sit.board.section_squares(t):
+            oid = occ.get(s)
+            if oid is None:
+                continue
+            kind = st.p[oid].kind
+            if kind == "marine":
+                if not self.novice:
+                    return None
+                v -= 4.0
+            else:
+                v += 5 / 6 if kind == "stealer" else 1.5
+        return v
+
     def _move(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
+        """The best of the moves the rules offer him (candidates → scores → choice), or None to stay."""
+        r = self._route(pc, sq)
+        if r is None:
+            return None
+        sit = sq.sit
+        best: tuple[float, Action] | None = None
+        score = self._scorers
+        for m in piece_moves(sit.state, pc.id, sit.actions_of, _MOVE_VERBS):
+            v = score[m.verb](pc, m, r, sq, ap)
+            if v is not None and (best is None or v > best[0]):
+                best = (v, m.action)
+        return best[1] if best is not None else None
+
+    def _route(self, pc: Any, sq: _Squad) -> _Route | None:
+        """His route map and the limits on his moves this decision (None: he holds where he is)."""
         D = sq.D
         if D is None:
             return None
         sit = sq.sit
         if sit.goal.kind == "flame" and pc.ranged != "heavy_flamer":
             D = sit.marine_goal_map(flamer=False) or D
-        st = sit.state
-        b = sit.board
         s = pc.sq
-        w = self.w
+        here = D[s]
+        if here >= INF:
+            return None
         order = sq.order
         idx = order.index(pc) if pc in order else 0
         role = "middle"
         if len(order) > 1 and not self.novice:
             role = "lead" if idx == 0 else ("rear" if pc is sq.rear else "middle")
-        hurry = sq.hurry
-        reserve = 0
-        if not self.novice and not hurry and sq.tm.within(s, sq.radius):  # threatened
-            if role == "lead" or role == "rear" or sq.tm.within(s, sq.radius / 2) or len(order) == 1:
-                reserve = 2
         back_ok = False
-        allowed = -INF
-        if role == "rear" and w.rear_guard >= 0.5 and sq.tm.within(s, sq.radius) and self._threat_behind(pc, sq):
-            ahead = order[-2]
-            if D[s] - D[ahead.sq] <= w.gap + 1:
+        if role == "rear" and self.w.rear_guard >= 0.5 and sq.tm.within(s, sq.radius) and self._threat_behind(pc, sq):
+            if D[s] - D[order[-2].sq] <= self.w.gap + 1:
                 return None
             f = self._threat_facing(pc, sit, sq.tm)
             if f is not None and f != pc.facing:
                 return None  # turn to face it first (the activation ends on overwatch)
             back_ok = True  # shuffle backwards, still facing the threat
-        if not self.novice and idx + 1 < len(order):
-            fol = order[idx + 1]
-            exp = sit.state.ap_budget(fol, cp=0) if fol.st == 0 else 0  # (his AP, if he may still activate)
-            allowed = D[fol.sq] - exp - (w.gap + 1) - (4 if hurry else 0)
-        here = D[s]
-        if here >= INF:
-            return None
-        # The ladder, if climbing it is the way.
-        lad = st.feat.ladder.get(s)
-        best_t, best_v, best_d = -1, here, 0
-        # Among equally short steps, stay on the route of the Marine ahead (the squad must not split),
-        # then prefer a step that needs no turn.
         guide = order[idx - 1].sq if idx > 0 else -1
-        best_key: tuple[int, int, int, int, int, int] | None = None
-        ahead_of = _AHEAD[pc.facing]
-        closed = st.closed
-        occ = st.occ
-        flames = st.flames
-        nbr = b.nbr
-        plane = b.plane
-        # Board.rng(t, guide) over the tabulated coordinates, for a guide on t's level.
-        xs = b.xs
-        ys = b.ys
-        g_lvl = guide // plane if guide >= 0 else -1
-        gx = xs[guide]
-        gy = ys[guide]
-        for t, d in sit.gt.mt.step_dirs[s]:
-            v = D[t]
-            if v >= here or t in occ or t in flames:
+        return _Route(D, here, self._allowed(pc, sq, D, idx), self._reserve(pc, sq, role), back_ok, guide)
+
+    def _reserve(self, pc: Any, sq: _Squad, role: str) -> int:
+        """The AP he keeps for overwatch or guard: 2 when threatened in front, at the rear or close, else 0."""
+        if self.novice or sq.hurry or not sq.tm.within(pc.sq, sq.radius):
+            return 0
+        if role in ("lead", "rear") or len(sq.order) == 1 or sq.tm.within(pc.sq, sq.radius / 2):
+            return 2
+        return 0
+
+    def _allowed(self, pc: Any, sq: _Squad, D: list[int], idx: int) -> float:
+        """The least route distance he may reach: no more than `gap` ahead of the Marine behind him after that
+        one's move (the carrier: `carrier_gap`, and no dash bonus unless the goal is within this turn's reach)."""
+        order = sq.order
+        if self.novice or idx + 1 >= len(order):
+            return -INF
+        w = self.w
+        fol = order[idx + 1]
+        exp = int(sq.sit.state.ap_budget(fol, cp=0)) if fol.st == 0 else 0  # (his AP, if he may still activate)
+        if pc.carry and not sq.reach:
+            return float(D[fol.sq] - exp - (w.carrier_gap + 1))
+        return float(D[fol.sq] - exp - (w.gap + 1) - (4 if sq.hurry else 0))
+
+    # -- scoring terms of a move: each returns the move's score, or None when it is not a candidate -------------
+    def _score_step(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+        t = m.to
+        if m.jump or t in sq.sit.state.flames:
+            return None
+        v = r.D[t]
+        if v >= r.here or v < r.allowed or ap - m.cost < r.reserve:
+            return None
+        if _AHEAD[pc.facing][_DIR_OF_NAME[m.action.args[1]]] and not r.back_ok:
+            return None  # only the rear guard walks backwards (still facing the threat); the others turn first
+        return self._value(t, v, m.cost, r, sq.sit)
+
+    def _score_turn(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+        """A turn is worth the forward step it prepares, priced for the new facing, if that step follows now."""
+        sit = sq.sit
+        st = sit.state
+        f = m.facing
+        step_cost = st.step_cost
+        occ, flames, closed = st.occ, st.flames, st.closed
+        best: float | None = None
+        for t, d in sit.gt.mt.step_dirs[pc.sq]:
+            if _AHEAD[f][d] or t in occ or t in flames or t in st.barriers:
                 continue
-            near = max(abs(xs[t] - gx), abs(ys[t] - gy)) if t // plane == g_lvl else 0
-            # A closed door on an equally short way stays shut: opening it costs AP and opens a flank; the
-            # square beside a closed side door is where a Genestealer bursts in; straight ahead keeps the file.
-            nb = nbr[t]
-            beside = (nb[0] in closed) + (nb[2] in closed) + (nb[4] in closed) + (nb[6] in closed)
-            # The facing only breaks the last tie: a choice that flips with the facing makes a Marine turn
-            # back and forth on the spot.
-            key = (v, 1 if t in closed else 0, beside, d % 2, near, ahead_of[d])
-            if best_key is None or key < best_key:
-                best_key, best_t, best_v, best_d = key, t, v, d
-        if lad is not None and D[lad] + 3 <= best_v and lad not in st.occ and ap - 2 >= reserve:
-            a = act("climb", pc.id)
-            if a in sit.legal:
-                return a
-        if best_t < 0 or best_v < allowed:
+            v = r.D[t]
+            if v >= r.here or v < r.allowed:
+                continue
+            c = step_cost(pc, d, t, f)
+            if c is None or not st.diag_ok(pc.sq, d):
+                continue
+            door = t in closed
+            c += DOOR_COST if door else 0
+            if ap - m.cost - c < r.reserve:
+                continue
+            val = self._value(t, v, m.cost + c, r, sit) - (self.w.open_door if door else 0.0)
+            if best is None or val > best:
+                best = val
+        return best
+
+    def _score_open(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+        """Opening a door on the way: worth the step through it, less `open_door` (#12)."""
+        t = m.door_sq
+        v = r.D[t]
+        if v >= r.here or v < r.allowed or ap - m.cost < r.reserve:
             return None
-        did = st.closed.get(best_t)
-        if did is not None:
-            a = act("open", pc.id, did)
-            if a in sit.legal and ap - 1 >= reserve:
-                return a
-            if a in sit.legal:
-                return None
-        d = best_d  # the direction of the step s -> best_t
-        dx, dy = DIR_VEC[d]
-        fx, fy = FACE_VEC[pc.facing]
-        dot = dx * fx + dy * fy
-        cost = 1 + (1 if best_t in st.feat.rubble else 0)
-        if dot < 0 and back_ok:
-            cost += 1
-            if ap - cost >= reserve:
-                a = act("move", pc.id, DIRS[d])
-                if a in sit.legal:
-                    return a
+        return self._value(t, v, m.cost + 1, r, sq.sit) - self.w.open_door
+
+    def _score_climb(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+        v = r.D[m.to]
+        if v >= r.here or v < r.allowed or ap - m.cost < r.reserve:
             return None
-        if dot > 0:
-            if ap - cost >= reserve:
-                a = act("move", pc.id, DIRS[d])
-                if a in sit.legal:
-                    return a
+        return term_progress(self.w, r.here, v) - term_ap(self.w, m.cost)
+
+    def _score_close(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+        """Closing a door off every Marine's way cuts an approach on the flank (#12)."""
+        if self.novice or not sq.sit.enemies or ap - m.cost < r.reserve:
             return None
-        # Turn toward the step; for a diagonal step pick the facing that also suits the step after it.
-        nxt = self._next_step(best_t, D, sit)
-        cands = [f for f in range(4) if FACE_VEC[f][0] * dx + FACE_VEC[f][1] * dy > 0]
-        f_best = cands[0]
-        if len(cands) > 1 and nxt >= 0:
-            nd = DIR_VEC[_dir_index(b, best_t, nxt)]
-            f_best = max(cands, key=lambda f: (FACE_VEC[f][0] * nd[0] + FACE_VEC[f][1] * nd[1], -f))
-        tcost = 2 if (f_best - pc.facing) % 4 == 2 else 1
-        if ap - tcost - cost >= reserve:
-            a = act("turn", pc.id, FACES[f_best])
-            if a in sit.legal:
-                return a
-        return None
+        t = m.door_sq
+        if r.D[t] < r.here or t in sq.lanes():
+            return None
+        return self.w.close_flank
+
+    def _value(self, t: int, v: int, cost: int, r: _Route, sit: Situation) -> float:
+        """A step's worth onto square t (route distance v) for `cost` AP: the sum of its terms."""
+        w = self.w
+        return (
+            term_progress(w, r.here, v)
+            - term_ap(w, cost)
+            - term_side_doors(w, sit, t)
+            - term_file(w, sit.board, t, r.guide)
+        )
 
     def _next_step(self, s: int, D: list[int], sit: Situation) -> int:
         best_t, best_v = -1, D[s]
@@ -555,46 +678,69 @@ class MarinePlayer:
         return facing_toward(sit.board, s, n) if n >= 0 else 0
 
     def _settle(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
-        """End the activation usefully: face the threat, then overwatch (or guard for melee Marines)."""
+        """End the activation usefully: face the threat (never a wall), then overwatch (or guard for melee
+        Marines). He turns only to settle into that watch, so a turn is never undone by the next decision."""
         if ap < 2:
             return None
         sit = sq.sit
-        legal = sit.legal
-        # The facing is read only off overwatch and guard, and with AP for a turn and the overwatch after it.
-        if self.novice or pc.ow or pc.guard or ap < 3:
-            f = None
-        else:
+        watch = self._watch(pc, sq)
+        if watch is None:
+            return None
+        f = self._watch_facing(pc, sq, ap)
+        blind = _line(sit, pc.sq, pc.facing) == 0
+        if f is not None and f != pc.facing:
+            # With AP for the turn and the watch after it; facing a wall, the turn alone is still worth it.
+            if ap - sit.state.turn_cost(pc, f) >= 2 or blind:
+                a = act("turn", pc.id, FACES[f])
+                if a in sit.legal:
+                    return a
+        if blind and not self.novice:
+            return None  # overwatch or guard on a wall watches nothing
+        return watch if watch in sit.legal else None
+
+    def _watch(self, pc: Any, sq: _Squad) -> Action | None:
+        """What he would end on: overwatch for a gunner, guard for a melee Marine when a fight is coming (#7)."""
+        shooter = pc.ranged in ("storm_bolter", "assault_cannon") and pc.melee not in _STRONG_MELEE
+        if shooter:
+            return None if pc.ow else act("overwatch", pc.id)
+        if not pc.guard and (sq.tm.within(pc.sq, sq.radius) or pc.ranged == "none"):
+            return act("guard", pc.id)
+        return None
+
+    def _watch_facing(self, pc: Any, sq: _Squad, ap: int) -> int | None:
+        """Where he should face on watch: the threat (#1), the way back for the rear guard (#4), else the longest
+        open line; never a wall."""
+        if self.novice:
+            return None
+        sit = sq.sit
+        f: int | None = None
+        if ap >= 3:
             f = self._threat_facing(pc, sit, sq.tm)
             if f is None and sq.D is not None and sq.rear is not None and pc is sq.rear and self.w.rear_guard >= 0.5:
                 f = (self._path_facing(pc.sq, sq.D, sit) + 2) % 4
-        if f is not None and f != pc.facing:
-            tcost = 2 if (f - pc.facing) % 4 == 2 else 1
-            if ap - tcost >= 2:
-                a = act("turn", pc.id, FACES[f])
-                if a in legal:
-                    return a
-        shooter = pc.ranged in ("storm_bolter", "assault_cannon") and pc.melee not in _STRONG_MELEE
-        if shooter and not pc.ow:
-            a = act("overwatch", pc.id)
-            if a in legal:
-                return a
-        if not shooter and not pc.guard and (sq.tm.within(pc.sq, sq.radius) or pc.ranged == "none"):
-            a = act("guard", pc.id)
-            if a in legal:
-                return a
-        return None
+        want = pc.facing if f is None else f
+        if _line(sit, pc.sq, want) > 0:
+            return f
+        # The wanted facing is blind: the open line nearest to it, longest first.
+        lines = [(_line(sit, pc.sq, g), -((g - want) % 4 == 2), g == pc.facing, g) for g in range(4)]
+        best = max(lines)
+        return best[3] if best[0] > 0 else f
 
 
-def _dir_index(b: Any, s: int, t: int) -> int:
-    w = b.W
-    dx = t % w - s % w
-    dy = (t % b.plane) // w - (s % b.plane) // w
-    dx = (dx > 0) - (dx < 0)
-    dy = (dy > 0) - (dy < 0)
-    return _DIR_OF[(dx, dy)]
+def _line(sit: Situation, s: int, f: int, most: int = 6) -> int:
+    """How many squares lie open straight ahead of square s facing f (up to `most`), to a wall or closed door."""
+    nbr = sit.board.nbr
+    closed = sit.state.closed
+    d = f * 2
+    n = 0
+    t = nbr[s][d]
+    while t >= 0 and t not in closed and n < most:
+        n += 1
+        t = nbr[t][d]
+    return n
 
 
-_DIR_OF = {v: i for i, v in enumerate(DIR_VEC)}
+_DIR_OF_NAME = DIR_INDEX
 # _AHEAD[facing][d]: 0 when a step in direction d goes forward for that facing (positive dot product), else 1.
 _AHEAD = [tuple(0 if DIR_VEC[d][0] * fx + DIR_VEC[d][1] * fy > 0 else 1 for d in range(8)) for fx, fy in FACE_VEC]
 

@@ -371,6 +371,10 @@ class Situation:
             for sq, oid in st.obj_at.items():
                 if oid == g.objective:
                     return self.gt.marine_goal_map(("obj", sq), (sq,))
+            # A Genestealer holds it: hunt him down (he drops it when he dies).
+            for pc in self.enemies:
+                if pc.carry == g.objective and pc.sq >= 0:
+                    return self.gt.marine_goal_map(("obj", pc.sq), (pc.sq,))
             return None
         if g.kind == "flame":
             if flamer:

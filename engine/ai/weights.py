@@ -27,6 +27,14 @@ class MarineWeights:
     dash_below: float = 1.0  # dash (no overwatch stops) while at most this many enemies are near the squad
     redraw_below: float = 3.0  # with a sergeant, redraw command points of this value or less
     psi_storm_range: float = 3.0  # the Archivist storms a Genestealer this close
+    # Scoring terms of a move (engine/ai/marines.py, `_score_*`): each is a weight on one consideration.
+    progress: float = 10.0  # per square of route gained by the move (#10: keep moving to the objective)
+    ap_cost: float = 1.0  # per AP the move and the step it prepares cost (a turn and a step cost 2)
+    open_door: float = 1.0  # opening a closed door on an equally short way (#12: open only what the route needs)
+    side_door: float = 0.3  # per closed side door beside the square (where a Genestealer bursts in)
+    keep_file: float = 0.05  # per square off the route of the Marine ahead (the squad must not split)
+    close_flank: float = 12.0  # closing an open door off the route (#12: cut the approaches on the flanks)
+    carrier_gap: float = 1.0  # how far the carrier may walk ahead of the nearest other Marine
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,13 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "dash_below": WeightRange(0.0, 4.0, 1.0),
         "redraw_below": WeightRange(1.0, 6.0, 1.0),
         "psi_storm_range": WeightRange(1.0, 6.0, 1.0),
+        "progress": WeightRange(2.0, 20.0),
+        "ap_cost": WeightRange(0.0, 4.0),
+        "open_door": WeightRange(0.0, 4.0),
+        "side_door": WeightRange(0.0, 2.0),
+        "keep_file": WeightRange(0.0, 0.5),
+        "close_flank": WeightRange(0.0, 20.0),
+        "carrier_gap": WeightRange(0.0, 4.0, 1.0),
     },
     "genestealers": {
         "aggression": WeightRange(0.0, 1.0),

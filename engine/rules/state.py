@@ -65,6 +65,7 @@ class GameState:
     step_cost: Callable[..., int | None]
     turn_cost: Callable[[Piece, int], int]
     free_square: Callable[[int], bool]
+    diag_ok: Callable[[int, int], bool]
 
     def __init__(self, game: Game, dice: Dice, rng: random.Random | None = None) -> None:
         """A new game rolling `dice`; its set-up (features, blip pile) drawn from `rng` (by default the dice's)."""
@@ -132,6 +133,7 @@ class GameState:
         self.step_cost = k.step_cost  # AP for pc to step toward direction d onto square t (None: not that way)
         self.turn_cost = k.turn_cost  # AP for pc to turn to face f
         self.free_square = k.free_square  # square t holds no piece, closed door or barrier
+        self.diag_ok = k.diag_ok  # a diagonal step from s toward d is not squeezed between two blocked squares
         self._seen_by: dict[str, Observation] = {}  # observation(player), made on first use
 
     def copy(
