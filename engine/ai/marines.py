@@ -80,11 +80,12 @@ class _Squad:
             D = self.D
             if D is not None:
                 steps = self.sit.gt.mt.steps
+                doors = self.sit.gt.mt.door_squares
                 for pc in self.order:
                     s = pc.sq
                     while 0 < D[s] < INF and s not in lanes:
                         lanes.add(s)
-                        s = min(steps[s], key=D.__getitem__, default=s)
+                        s = min(steps[s], key=lambda u: (D[u], u in doors), default=s)
                         if D[s] == 0:
                             lanes.add(s)
                             break
@@ -634,8 +635,7 @@ class MarinePlayer:
         """Closing a door off every Marine's way cuts an approach on the flank (#12)."""
         if self.novice or not sq.sit.enemies or ap - m.cost < r.reserve:
             return None
-        t = m.door_sq
-        if r.D[t] < r.here or t in sq.lanes():
+        if m.door_sq in sq.lanes():
             return None
         return self.w.close_flank
 
