@@ -390,8 +390,7 @@ class MarinePlayer:
         return act("stand", pc.id, FACES[f if f is not None and f >= 0 else 0])
 
     def _mission_action(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
-        """The mission's own target first: flame the section, leave by the exit (only the carrier, when the
-        objective must go out: an escort leaving wins nothing and leaves the carrier alone)."""
+        """The mission's own target first: flame the section, leave by the exit."""
         sit = sq.sit
         b = sit.board
         goal = sit.goal
@@ -402,18 +401,12 @@ class MarinePlayer:
                     return a
         if pc.sq in b.exit_at and (
             (goal.kind == "escape" and "exit" in goal.via)
-            or (sq.carry_out and (pc.carry == goal.objective or self.novice or self._carrier_behind(sq)))
+            or sq.carry_out
         ):
             a = act("exit", pc.id)
             if a in sit.legal:
                 return a
         return None
-
-    @staticmethod
-    def _carrier_behind(sq: _Squad) -> bool:
-        """The carrier is about to reach the exit: an escort standing on it makes way by leaving."""
-        D = sq.D
-        return D is not None and any(pc.carry and D[pc.sq] <= 2 for pc in sq.order)
 
     def _fight(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
         """Clear a jam, shoot, flame or strike, when it is worth it."""
