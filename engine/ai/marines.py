@@ -159,41 +159,27 @@ class MarinePlayer:
 
     # ------------------------------------------------------------------ sub-decisions
     def _decide(self, pending: Decision, sit: Situation) -> Action | None:
-        st = sit.state
-        actions = sit.actions
-        if isinstance(pending, CommandDecision):
-            redraw = not self.novice and st.cp <= self.w.redraw_below
-            return act("cp", "redraw" if redraw else "keep")
-        if isinstance(pending, OverwatchDecision):
-            return dec.find(actions, "fire")
-        if isinstance(pending, DoorOverwatchDecision):
-            # A closing door is not worth a jam; novices shoot at anything that moves.
-            return dec.find(actions, "fire" if self.novice else "hold")
-        if isinstance(pending, ParryDecision):
-            return dec.parry(pending.roll, actions)
-        if isinstance(pending, GuardDecision):
-            return dec.guard_reroll(pending.roll, actions)
-        if isinstance(pending, PsiDecision):
-            return dec.psi_points(pending.roll, actions)
-        if isinstance(pending, ReactionDecision):
-            return self._react(sit, pending.genestealer)
-        if isinstance(pending, PutDecision):
-            return self._put_away(sit)
-        if isinstance(pending, TurnToFaceDecision):
-            return act("face", pending.piece, FACES[pending.facing])
-        if isinstance(pending, FaceDecision):
-            return self._face(sit, pending.piece)
-        if isinstance(pending, RetreatDecision):
-            D = sit.marine_goal_map()
-            best: tuple[int, Action] | None = None
-            for a in actions:
-                if a.verb == "retreat":
-                    t = sit.board.parse_sq(a.args[1])
-                    v = D[t] if D is not None else 0
-                    if best is None or v < best[0]:
-                        best = (v, a)
-            return best[1] if best else PASS
-        return None
+        handler = _DECISIONS.get(type(pending))
+        return handler(self, pending, sit) if handler is not None else None
+
+    def _command(self, pending: Any, sit: Situation) -> Action | None:
+        redraw = not self.novice and sit.state.cp <= self.w.redraw_below
+        return act("cp", "redraw" if redraw else "keep")
+
+    def _door_overwatch(self, pending: Any, sit: Situation) -> Action | None:
+        # A closing door is not worth a jam; novices shoot at anything that moves.
+        return dec.find(sit.actions, "fire" if self.novice else "hold")
+
+    def _retreat(self, pending: Any, sit: Situation) -> Action | None:
+        """A Marine attacked through a hole retreats toward the goal."""
+        D = sit.marine_goal_map()
+        best: tuple[int, Action] | None = None
+        for a in sit.actions:
+            if a.verb == "retreat":
+                v = D[sit.board.parse_sq(a.args[1])] if D is not None else 0
+                if best is None or v < best[0]:
+                    best = (v, a)
+        return best[1] if best else PASS
 
     def _put_away(self, sit: Situation) -> Action | None:
         """Involuntary conversion: put each extra Genestealer as far from the Marines as the rule allows."""
@@ -225,35 +211,44 @@ class MarinePlayer:
         g = st.p.get(gid)
         if g is None or g.sq < 0 or st.cp <= 0 or self.novice:
             return PASS
-        b = sit.board
-        legal = sit.legal
+        return self._react_turn(sit, g) or self._react_unjam(sit, g) or self._react_shoot(sit, g) or PASS
+
+    def _react_turn(self, sit: Situation, g: Any) -> Action | None:
+        """Turn a Marine to face a Genestealer that stepped beside him (one of the turns the rules offer)."""
+        nbr = sit.board.nbr
         for m in sit.marines:
             if m.prone:
                 continue
             for d in (0, 2, 4, 6):
-                if b.nbr[m.sq][d] == g.sq and d != m.facing * 2:
-                    a = act("turn", m.id, FACES[d // 2])
-                    if a in legal:
-                        return a
+                if nbr[m.sq][d] == g.sq and d != m.facing * 2:
+                    for mv in piece_moves(sit.state, m.id, sit.actions_of, ("turn",)):
+                        if mv.facing == d // 2:
+                            return mv.action
+        return None
+
+    def _react_unjam(self, sit: Situation, g: Any) -> Action | None:
+        """Clear the jam of a watching Marine who sees it: his overwatch then fires."""
         for m in sit.marines:
             if m.jam and m.ow and sit.sees(m, g.sq):
                 a = act("unjam", m.id)
-                if a in legal:
+                if a in sit.legal:
                     return a
+        return None
+
+    def _react_shoot(self, sit: Situation, g: Any) -> Action | None:
+        """Shoot it with the nearest Marine within react_range who is not on overwatch."""
+        b = sit.board
         best: tuple[int, Action] | None = None
         for m in sit.marines:
-            a = act("shoot", m.id, gid)
-            if a not in legal:
-                continue
             if m.ow and not m.jam:
                 continue  # shooting would end his overwatch, which fires for free after this reaction
             r = b.rng(m.sq, g.sq)
-            if r > self.w.react_range:
+            if r > self.w.react_range or (best is not None and r >= best[0]):
                 continue
-            key = r
-            if best is None or key < best[0]:
-                best = (key, a)
-        return best[1] if best else PASS
+            a = act("shoot", m.id, g.id)
+            if a in sit.legal:
+                best = (r, a)
+        return best[1] if best else None
 
     # ------------------------------------------------------------------ action phase
     def _phase(self, sit: Situation) -> Action | None:
@@ -411,9 +406,8 @@ class MarinePlayer:
     def _fight(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
         """Clear a jam, shoot, flame or strike, when it is worth it."""
         sit = sq.sit
-        st = sit.state
-        p = st.p
         pid = pc.id
+        p = sit.state.p
         # His shots at Genestealers (not at doors): none to ask about while no Genestealer is on the board.
         targets = [a for a in sit.actions_of(pid, "shoot") if a.args[1] in p] if sq.pic.stealer_squares else []
         if pc.jam and ap >= 1 and (targets or sq.tm.within(pc.sq, sq.radius)):
@@ -423,19 +417,22 @@ class MarinePlayer:
             if shot is not None:
                 return shot
         if pc.ranged == "heavy_flamer" and ap >= 2:
-            flames = sit.actions_of(pid, "flame") if sit.goal.kind == "flame" else None
-            burn = self._flame(pc, flames, sit)
+            burn = self._flame(pc, sit.actions_of(pid, "flame") if sit.goal.kind == "flame" else None, sit)
             if burn is not None:
                 return burn
+        return self._strike(pc, sit, ap)
+
+    def _strike(self, pc: Any, sit: Situation, ap: int) -> Action | None:
+        """Assault a Genestealer in front, for Marines who win in melee (#7) or cannot shoot."""
         front = sit.board.nbr[pc.sq][pc.facing * 2]
-        if front >= 0 and ap >= 1:
-            tid = st.occ.get(front)
-            if (
-                tid is not None
-                and p[tid].kind == "stealer"
-                and (pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice)
-            ):
-                return act("assault", pid, tid)
+        if front < 0 or ap < 1:
+            return None
+        st = sit.state
+        tid = st.occ.get(front)
+        if tid is None or st.p[tid].kind != "stealer":
+            return None
+        if pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice:
+            return act("assault", pc.id, tid)
         return None
 
     def _shoot(self, pc: Any, targets: list[Action], ap: int, sit: Situation) -> Action | None:
@@ -734,6 +731,21 @@ def _line(sit: Situation, s: int, f: int, most: int = 6) -> int:
 
 
 _DIR_OF_NAME = DIR_INDEX
+
+# Who answers each decision (MarinePlayer._decide).
+_DECISIONS: dict[type, Any] = {
+    CommandDecision: MarinePlayer._command,
+    OverwatchDecision: lambda self, pending, sit: dec.find(sit.actions, "fire"),
+    DoorOverwatchDecision: MarinePlayer._door_overwatch,
+    ParryDecision: lambda self, pending, sit: dec.parry(pending.roll, sit.actions),
+    GuardDecision: lambda self, pending, sit: dec.guard_reroll(pending.roll, sit.actions),
+    PsiDecision: lambda self, pending, sit: dec.psi_points(pending.roll, sit.actions),
+    ReactionDecision: lambda self, pending, sit: self._react(sit, pending.genestealer),
+    PutDecision: lambda self, pending, sit: self._put_away(sit),
+    TurnToFaceDecision: lambda self, pending, sit: act("face", pending.piece, FACES[pending.facing]),
+    FaceDecision: lambda self, pending, sit: self._face(sit, pending.piece),
+    RetreatDecision: MarinePlayer._retreat,
+}
 # _AHEAD[facing][d]: 0 when a step in direction d goes forward for that facing (positive dot product), else 1.
 _AHEAD = [tuple(0 if DIR_VEC[d][0] * fx + DIR_VEC[d][1] * fy > 0 else 1 for d in range(8)) for fx, fy in FACE_VEC]
 
