@@ -45,13 +45,14 @@ from engine.rules.moves import DOOR_COST, Move, piece_moves
 _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
 
 
-_MOVE_VERBS = ("move", "turn", "open", "close", "climb")
+_STEP_VERBS = ("move",)
+_OTHER_VERBS = ("turn", "open", "close", "climb")
 
 
 class _Squad:
     """Per-decision squad picture shared by every Marine considered."""
 
-    __slots__ = ("D", "_lanes", "carry_out", "cp_now", "hurry", "order", "pic", "radius", "reach", "rear", "sit", "tm")
+    __slots__ = ("D", "carry_out", "cp_now", "hurry", "order", "pic", "radius", "reach", "rear", "sit", "tm")
 
     def __init__(self, sit: Situation, D: list[int] | None, pic: EnemyPicture, radius: float, cp_now: int) -> None:
         self.sit = sit
@@ -71,26 +72,22 @@ class _Squad:
         self.hurry = False
         self.reach = False  # the goal is within this turn's reach
         self.carry_out = sit.marine_goal_map_is_exit()  # the objective is in a Marine's hands, on its way out
-        self._lanes: set[int] | None = None
 
-    def lanes(self) -> set[int]:
-        """The squares on each Marine's shortest way to the goal (a door there is not a flank door)."""
-        if self._lanes is None:
-            lanes: set[int] = set()
-            D = self.D
-            if D is not None:
-                steps = self.sit.gt.mt.steps
-                doors = self.sit.gt.mt.door_squares
-                for pc in self.order:
-                    s = pc.sq
-                    while 0 < D[s] < INF and s not in lanes:
-                        lanes.add(s)
-                        s = min(steps[s], key=lambda u: (D[u], u in doors), default=s)
-                        if D[s] == 0:
-                            lanes.add(s)
-                            break
-            self._lanes = lanes
-        return self._lanes
+    def on_way(self, t: int) -> bool:
+        """Door square t lies on some Marine's shortest way to the goal (then it is not a flank door): the route
+        he saves through it is as long as the walk to it, the door's opening included."""
+        D = self.D
+        if D is None:
+            return False
+        b = self.sit.board
+        lvl = t // b.plane
+        rng = b.rng
+        dt = D[t]
+        for pc in self.order:
+            s = pc.sq
+            if s // b.plane == lvl and D[s] - dt >= rng(s, t) + DOOR_COST:
+                return True
+        return False
 
 
 class _Route:
@@ -123,6 +120,11 @@ def term_side_doors(w: MarineWeights, sit: Situation, t: int) -> float:
     nb = sit.board.nbr[t]
     closed = sit.state.closed
     return w.side_door * ((nb[0] in closed) + (nb[2] in closed) + (nb[4] in closed) + (nb[6] in closed))
+
+
+def term_diagonal(w: MarineWeights, d: int) -> float:
+    """A diagonal step, where a straight one is as short (straight steps keep the squad's file)."""
+    return w.diagonal if d & 1 else 0.0
 
 
 def term_file(w: MarineWeights, b: Any, t: int, guide: int) -> float:
@@ -511,14 +513,42 @@ class MarinePlayer:
         r = self._route(pc, sq)
         if r is None:
             return None
-        sit = sq.sit
-        best: tuple[float, Action] | None = None
+        bound = self._bound(pc, r, sq)
+        if bound is None:
+            return None  # no move could score: the rules need not be asked
+        st = sq.sit.state
+        of = sq.sit.actions_of
         score = self._scorers
-        for m in piece_moves(sit.state, pc.id, sit.actions_of, _MOVE_VERBS):
-            v = score[m.verb](pc, m, r, sq, ap)
-            if v is not None and (best is None or v > best[0]):
-                best = (v, m.action)
+        best: tuple[float, Action] | None = None
+        # His steps first; the other moves only when one of them could still beat the best step.
+        for verbs in (_STEP_VERBS, _OTHER_VERBS):
+            for m in piece_moves(st, pc.id, of, verbs):
+                v = score[m.verb](pc, m, r, sq, ap)
+                if v is not None and (best is None or v > best[0]):
+                    best = (v, m.action)
+            if best is not None and best[0] >= bound:
+                break
         return best[1] if best is not None else None
+
+    def _bound(self, pc: Any, r: _Route, sq: _Squad) -> float | None:
+        """The most a move other than a step could score (every term but progress subtracts), or None when no
+        move at all could score: no square one step (or a ladder) away gains route within his limits, and no
+        door he could close is near."""
+        w = self.w
+        D = r.D
+        here, allowed = r.here, r.allowed
+        gain = 0
+        for t in sq.sit.gt.mt.steps[pc.sq]:
+            if allowed <= D[t] < here and here - D[t] > gain:
+                gain = here - D[t]
+        bound = w.progress * gain - 2 * w.ap_cost if gain else -INF  # a turn (or a door) and the step after it
+        sit = sq.sit
+        lad = sit.state.feat.ladder.get(pc.sq)
+        if lad is not None and allowed <= D[lad] < here:
+            bound = max(bound, w.progress * (here - D[lad]) - w.ap_cost)
+        if not self.novice and sit.enemies and sit.board.doors_near(pc.sq, pc.facing):
+            bound = max(bound, w.close_flank)
+        return None if bound == -INF and not gain else bound
 
     def _route(self, pc: Any, sq: _Squad) -> _Route | None:
         """His route map and the limits on his moves this decision (None: he holds where he is)."""
@@ -579,7 +609,7 @@ class MarinePlayer:
             return None
         if _AHEAD[pc.facing][_DIR_OF_NAME[m.action.args[1]]] and not r.back_ok:
             return None  # only the rear guard walks backwards (still facing the threat); the others turn first
-        return self._value(t, v, m.cost, r, sq.sit)
+        return self._value(t, v, m.cost, r, sq.sit) - term_diagonal(self.w, _DIR_OF_NAME[m.action.args[1]])
 
     def _score_turn(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
         """A turn is worth the forward step it prepares, priced for the new facing, if that step follows now."""
@@ -602,7 +632,7 @@ class MarinePlayer:
             c += DOOR_COST if door else 0
             if ap - m.cost - c < r.reserve:
                 continue
-            val = self._value(t, v, m.cost + c, r, sit) - (self.w.open_door if door else 0.0)
+            val = self._value(t, v, m.cost + c, r, sit) - term_diagonal(self.w, d) - (self.w.open_door if door else 0.0)
             if best is None or val > best:
                 best = val
         return best
@@ -625,7 +655,7 @@ class MarinePlayer:
         """Closing a door off every Marine's way cuts an approach on the flank (#12)."""
         if self.novice or not sq.sit.enemies or ap - m.cost < r.reserve:
             return None
-        if m.door_sq in sq.lanes():
+        if sq.on_way(m.door_sq):
             return None
         return self.w.close_flank
 
@@ -669,13 +699,11 @@ class MarinePlayer:
 
     def _settle(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
         """End the activation usefully: face the threat (never a wall), then overwatch (or guard for melee
-        Marines). He turns only to settle into that watch, so a turn is never undone by the next decision."""
+        Marines). A flamer faces the threat too: he burns, and fights, to his front."""
         if ap < 2:
             return None
         sit = sq.sit
         watch = self._watch(pc, sq)
-        if watch is None:
-            return None
         f = self._watch_facing(pc, sq, ap)
         blind = _line(sit, pc.sq, pc.facing) == 0
         if f is not None and f != pc.facing:
@@ -684,8 +712,8 @@ class MarinePlayer:
                 a = act("turn", pc.id, FACES[f])
                 if a in sit.legal:
                     return a
-        if blind and not self.novice:
-            return None  # overwatch or guard on a wall watches nothing
+        if watch is None or (blind and not self.novice):
+            return None  # (overwatch or guard on a wall watches nothing)
         return watch if watch in sit.legal else None
 
     def _watch(self, pc: Any, sq: _Squad) -> Action | None:
@@ -700,7 +728,7 @@ class MarinePlayer:
     def _watch_facing(self, pc: Any, sq: _Squad, ap: int) -> int | None:
         """Where he should face on watch: the threat (#1), the way back for the rear guard (#4), else the longest
         open line; never a wall."""
-        if self.novice:
+        if self.novice or pc.ow or pc.guard:
             return None
         sit = sq.sit
         f: int | None = None
@@ -718,14 +746,17 @@ class MarinePlayer:
 
 
 def _line(sit: Situation, s: int, f: int, most: int = 6) -> int:
-    """How many squares lie open straight ahead of square s facing f (up to `most`), to a wall or closed door."""
+    """How many squares lie straight ahead of square s facing f (up to `most`) to a wall, a closed door counting
+    as one (a Genestealer opening it stands in the line): 0 is a wall in front."""
     nbr = sit.board.nbr
     closed = sit.state.closed
     d = f * 2
     n = 0
     t = nbr[s][d]
-    while t >= 0 and t not in closed and n < most:
+    while t >= 0 and n < most:
         n += 1
+        if t in closed:
+            break
         t = nbr[t][d]
     return n
 

@@ -32,6 +32,7 @@ class MarineWeights:
     ap_cost: float = 1.0  # per AP the move and the step it prepares cost (a turn and a step cost 2)
     open_door: float = 1.0  # opening a closed door on an equally short way (#12: open only what the route needs)
     side_door: float = 0.3  # per closed side door beside the square (where a Genestealer bursts in)
+    diagonal: float = 0.25  # a diagonal step among equally short ones (straight steps keep the squad's file)
     keep_file: float = 0.05  # per square off the route of the Marine ahead (the squad must not split)
     close_flank: float = 12.0  # closing an open door off the route (#12: cut the approaches on the flanks)
     carrier_gap: float = 1.0  # how far the carrier may walk ahead of the nearest other Marine
@@ -99,6 +100,7 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "ap_cost": WeightRange(0.0, 4.0),
         "open_door": WeightRange(0.0, 4.0),
         "side_door": WeightRange(0.0, 2.0),
+        "diagonal": WeightRange(0.0, 1.0),
         "keep_file": WeightRange(0.0, 0.5),
         "close_flank": WeightRange(0.0, 20.0),
         "carrier_gap": WeightRange(0.0, 4.0, 1.0),

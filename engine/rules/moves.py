@@ -67,10 +67,34 @@ def piece_moves(state: Any, pid: str, of: ActionsOf | None = None, verbs: Sequen
         of = state.legal_view().of
     out: list[Move] = []
     for verb in verbs:
+        offered = _WHERE.get(verb)
+        if offered is not None and not offered(state, pc):
+            continue  # (the rules offer none here: not asked)
         actions = of(pid, verb)
         if actions:
             _READ[verb](state, pc, actions, out)
     return out
+
+
+# Where the rules can offer a verb at all (a piece's square and facing), so the generator is asked only there: a
+# door among the squares the piece may reach with a door action, a ladder or hole end, an exit.
+def _near_door(state: Any, pc: Any) -> bool:
+    return bool(state.game.board.doors_near(pc.sq, -1 if pc.kind == "blip" else pc.facing))
+
+
+def _at_hole(state: Any, pc: Any) -> bool:
+    feat = state.feat
+    s = pc.sq
+    return s in feat.ladder or s in feat.pit_up or s in feat.pit_down
+
+
+def _at_exit(state: Any, pc: Any) -> bool:
+    return pc.sq in state.game.board.exit_at
+
+
+_WHERE: dict[str, Callable[[Any, Any], bool]] = {
+    "open": _near_door, "close": _near_door, "climb": _at_hole, "jump": _at_hole, "exit": _at_exit,
+}
 
 
 def _steps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:

@@ -255,6 +255,9 @@ class GameState:
                 actor = args[0]
                 listed = sc.own.get(actor)
                 if listed is None:
+                    # (the verb's whole part, when a player has read it at this decision)
+                    listed = sc.parts.get((actor, verb, -1))
+                if listed is None:
                     d = -1
                     if verb == "move":
                         d = DIR_INDEX.get(args[1], -1) if len(args) > 1 else -1
