@@ -387,7 +387,8 @@ class MarinePlayer:
         return act("stand", pc.id, FACES[f if f is not None and f >= 0 else 0])
 
     def _mission_action(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
-        """The mission's own target first: flame the section, leave by the exit."""
+        """The mission's own target first: flame the section, leave by the exit (an escort only once the carrier
+        is near it: leaving sooner wins nothing and leaves the carrier alone, staying on it would bar it)."""
         sit = sq.sit
         b = sit.board
         goal = sit.goal
@@ -398,12 +399,16 @@ class MarinePlayer:
                     return a
         if pc.sq in b.exit_at and (
             (goal.kind == "escape" and "exit" in goal.via)
-            or sq.carry_out
+            or (sq.carry_out and (pc.carry or self.novice or self._carrier_near(sq)))
         ):
             a = act("exit", pc.id)
             if a in sit.legal:
                 return a
         return None
+
+    def _carrier_near(self, sq: _Squad) -> bool:
+        D = sq.D
+        return D is not None and any(pc.carry and D[pc.sq] <= self.w.escort_exit for pc in sq.order)
 
     def _fight(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
         """Clear a jam, shoot, flame or strike, when it is worth it."""
@@ -568,7 +573,13 @@ class MarinePlayer:
         if len(order) > 1 and not self.novice:
             role = "lead" if idx == 0 else ("rear" if pc is sq.rear else "middle")
         back_ok = False
-        if role == "rear" and self.w.rear_guard >= 0.5 and sq.tm.within(s, sq.radius) and self._threat_behind(pc, sq):
+        if (
+            role == "rear"
+            and not pc.carry  # (the carrier walks on: the squad waits for him, he does not wait for it)
+            and self.w.rear_guard >= 0.5
+            and sq.tm.within(s, sq.radius)
+            and self._threat_behind(pc, sq)
+        ):
             if D[s] - D[order[-2].sq] <= self.w.gap + 1:
                 return None
             f = self._threat_facing(pc, sit, sq.tm)

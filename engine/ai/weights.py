@@ -36,6 +36,7 @@ class MarineWeights:
     keep_file: float = 0.05  # per square off the route of the Marine ahead (the squad must not split)
     close_flank: float = 12.0  # closing an open door off the route (#12: cut the approaches on the flanks)
     carrier_gap: float = 1.0  # how far the carrier may walk ahead of the nearest other Marine
+    escort_exit: float = 6.0  # an escort leaves by the exit only once the carrier is this close to it
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "keep_file": WeightRange(0.0, 0.5),
         "close_flank": WeightRange(0.0, 20.0),
         "carrier_gap": WeightRange(0.0, 4.0, 1.0),
+        "escort_exit": WeightRange(0.0, 12.0, 1.0),
     },
     "genestealers": {
         "aggression": WeightRange(0.0, 1.0),

@@ -78,6 +78,14 @@ def test_the_flamer_does_not_burn_a_section_holding_a_marine() -> None:
     assert not any(a.startswith("flame") for a in marine_turn(s))
 
 
+def test_an_escort_does_not_leave_by_the_exit_while_the_carrier_is_far() -> None:
+    s = scenario(["##########", "#........#", "##########"], victory=CARRY,
+                 marines=[("sgt", 1, 1, "E", "sergeant"), ("m1", 8, 1, "E")], exits=[("X1", 8, 1, "E")])
+    s.p["sgt"].carry = "relic"
+    s.touch()
+    assert "exit m1" not in marine_turn(s)
+
+
 def test_the_marines_hunt_a_genestealer_holding_the_objective() -> None:
     s = scenario(["#########", "#.......#", "#######.#", "#######.#", "#########"], victory=CARRY,
                  marines=[("m1", 1, 1, "E")], stealers=[("g1", 7, 3, "N")], exits=[("X1", 1, 1, "W")])
