@@ -486,13 +486,28 @@ class MarinePlayer:
                 best = (v, a)
         if best is None:
             return None
-        # A Genestealer about to strike is worth a shot on its own: the glove loses most fights.
-        if not self.novice and best[0] > 0 and sit.enemy_picture().threat.within(pc.sq, 2):
+        # A Genestealer about to strike is worth a shot on its own: the glove loses most fights; so is one coming
+        # at a flamer with no bolter near to stop it (#8: a single charger is the bolters' job, when there are any).
+        if not self.novice and best[0] > 0 and self._flamer_on_his_own(pc, sit):
             need = min(need, 0.8)
         # Fuel is finite: a last shot is kept for a real group.
         if pc.ammo <= 2 and not self.novice:
             need += 0.8
         return best[1] if best[0] >= need else None
+
+    def _flamer_on_his_own(self, pc: Any, sit: Situation) -> bool:
+        """A Genestealer is about to strike him, or one is coming with no other Marine within `flamer_alone`."""
+        threat = sit.enemy_picture().threat
+        if threat.within(pc.sq, 2):
+            return True
+        w = self.w
+        if not threat.within(pc.sq, w.threat_radius):
+            return False
+        b = sit.board
+        lvl = pc.sq // b.plane
+        return not any(
+            m is not pc and m.sq // b.plane == lvl and b.rng(m.sq, pc.sq) <= w.flamer_alone for m in sit.marines
+        )
 
     def _section_value(self, t: int, sit: Situation) -> float | None:
         """Expected kills of a flamer shot at square t's section: 5/6 a Genestealer, 1.5 a blip; None when a

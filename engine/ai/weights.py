@@ -21,6 +21,7 @@ class MarineWeights:
     gap: float = 2.0  # how far the leader may run ahead of the Marine behind him
     rear_guard: float = 1.0  # 1: the last Marine faces back on overwatch when the threat comes from behind
     flamer_min: float = 1.4  # expected kills a flamer shot must promise (the mission's own target aside)
+    flamer_alone: float = 3.0  # with no other Marine this close, the flamer burns a lone Genestealer coming at him
     cp_reserve: float = 1.0  # 1: keep command points for the Genestealer turn (reactions); 0: spend them now
     keep_cp_within: float = 3.0  # ...but only while an enemy is this close to the squad (else they buy moves)
     react_range: float = 5.0  # in the Genestealer turn, shoot with CP at a Genestealer this close
@@ -91,6 +92,7 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "gap": WeightRange(1.0, 5.0, 1.0),
         "rear_guard": WeightRange(0.0, 1.0, 1.0),
         "flamer_min": WeightRange(0.5, 3.0),
+        "flamer_alone": WeightRange(0.0, 8.0, 1.0),
         "cp_reserve": WeightRange(0.0, 1.0, 1.0),
         "keep_cp_within": WeightRange(1.0, 8.0, 1.0),
         "react_range": WeightRange(1.0, 10.0, 1.0),

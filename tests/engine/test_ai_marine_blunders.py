@@ -78,6 +78,12 @@ def test_the_flamer_does_not_burn_a_section_holding_a_marine() -> None:
     assert not any(a.startswith("flame") for a in marine_turn(s))
 
 
+def test_a_flamer_on_his_own_burns_the_genestealer_coming_at_him() -> None:
+    s = scenario(["##########", "#aaabbbbb#", "##########"], victory=HOLD, dice=[1] * 30,
+                 marines=[("m1", 2, 1, "E", "marine", "heavy_flamer", "power_glove")], stealers=[("g1", 6, 1, "W")])
+    assert marine_turn(s)[0] == "flame m1 upper:4,1"
+
+
 def test_an_escort_does_not_leave_by_the_exit_while_the_carrier_is_far() -> None:
     s = scenario(["##########", "#........#", "##########"], victory=CARRY,
                  marines=[("sgt", 1, 1, "E", "sergeant"), ("m1", 8, 1, "E")], exits=[("X1", 8, 1, "E")])
