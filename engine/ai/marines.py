@@ -40,11 +40,22 @@ from engine.rules.decisions import (
     RetreatDecision,
     TurnToFaceDecision,
 )
-from engine.rules.moves import DOOR_COST, Move, piece_moves
+from engine.rules.moves import (
+    ASSAULT_COST,
+    DOOR_COST,
+    FLAME_COST,
+    GUARD_COST,
+    OVERWATCH_COST,
+    SHOT_COST,
+    UNJAM_COST,
+    Move,
+    piece_moves,
+)
 
 _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
 
 
+WATCH_COST = max(OVERWATCH_COST, GUARD_COST)  # what a Marine keeps to end on overwatch or guard
 _STEP_VERBS = ("move",)
 _OTHER_VERBS = ("turn", "open", "close", "climb")
 
@@ -417,13 +428,13 @@ class MarinePlayer:
         p = sit.state.p
         # His shots at Genestealers (not at doors): none to ask about while no Genestealer is on the board.
         targets = [a for a in sit.actions_of(pid, "shoot") if a.args[1] in p] if sq.pic.stealer_squares else []
-        if pc.jam and ap >= 1 and (targets or sq.tm.within(pc.sq, sq.radius)):
+        if pc.jam and ap >= UNJAM_COST and (targets or sq.tm.within(pc.sq, sq.radius)):
             return act("unjam", pid)
         if targets:
             shot = self._shoot(pc, targets, ap, sit)
             if shot is not None:
                 return shot
-        if pc.ranged == "heavy_flamer" and ap >= 2:
+        if pc.ranged == "heavy_flamer" and ap >= FLAME_COST:
             burn = self._flame(pc, sit.actions_of(pid, "flame") if sit.goal.kind == "flame" else None, sit)
             if burn is not None:
                 return burn
@@ -432,7 +443,7 @@ class MarinePlayer:
     def _strike(self, pc: Any, sit: Situation, ap: int) -> Action | None:
         """Assault a Genestealer in front, for Marines who win in melee (#7) or cannot shoot."""
         front = sit.board.nbr[pc.sq][pc.facing * 2]
-        if front < 0 or ap < 1:
+        if front < 0 or ap < ASSAULT_COST:
             return None
         st = sit.state
         tid = st.occ.get(front)
@@ -456,13 +467,18 @@ class MarinePlayer:
             return None
         if pc.free:
             return best[1]
-        if ap < 1:
+        if ap < SHOT_COST:
             return None
         if self.novice or pc.ow:
             return best[1]
-        # With exactly 2 AP left, overwatch usually beats two shots now (every action in view is a shot),
-        # unless the target is already close enough to strike first.
-        if ap > 2 or best[0] <= 2 or self.w.aggression >= 0.8 or (pc.ranged == "assault_cannon" and ap >= 1):
+        # With only the AP for overwatch left, overwatch usually beats shots now (every action in view is a
+        # shot), unless the target is already close enough to strike first.
+        if (
+            ap > OVERWATCH_COST
+            or best[0] <= 2
+            or self.w.aggression >= 0.8
+            or (pc.ranged == "assault_cannon" and ap >= SHOT_COST)
+        ):
             return best[1]
         return None
 
@@ -605,11 +621,11 @@ class MarinePlayer:
         return _Route(D, here, self._allowed(pc, sq, D, idx), self._reserve(pc, sq, role), back_ok, guide)
 
     def _reserve(self, pc: Any, sq: _Squad, role: str) -> int:
-        """The AP he keeps for overwatch or guard: 2 when threatened in front, at the rear or close, else 0."""
+        """The AP he keeps for overwatch or guard: when threatened in front, at the rear or close; else none."""
         if self.novice or sq.hurry or not sq.tm.within(pc.sq, sq.radius):
             return 0
         if role in ("lead", "rear") or len(sq.order) == 1 or sq.tm.within(pc.sq, sq.radius / 2):
-            return 2
+            return WATCH_COST
         return 0
 
     def _allowed(self, pc: Any, sq: _Squad, D: list[int], idx: int) -> float:
@@ -726,7 +742,7 @@ class MarinePlayer:
     def _settle(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
         """End the activation usefully: face the threat (never a wall), then overwatch (or guard for melee
         Marines). A flamer faces the threat too: he burns, and fights, to his front."""
-        if ap < 2:
+        if ap < WATCH_COST:
             return None
         sit = sq.sit
         watch = self._watch(pc, sq)
@@ -734,7 +750,7 @@ class MarinePlayer:
         blind = _line(sit, pc.sq, pc.facing) == 0
         if f is not None and f != pc.facing:
             # With AP for the turn and the watch after it; facing a wall, the turn alone is still worth it.
-            if ap - sit.state.turn_cost(pc, f) >= 2 or blind:
+            if ap - sit.state.turn_cost(pc, f) >= WATCH_COST or blind:
                 a = act("turn", pc.id, FACES[f])
                 if a in sit.legal:
                     return a
@@ -758,7 +774,7 @@ class MarinePlayer:
             return None
         sit = sq.sit
         f: int | None = None
-        if ap >= 3:
+        if ap > WATCH_COST:  # (AP for a turn and the watch after it)
             f = self._threat_facing(pc, sit, sq.tm)
             if f is None and sq.D is not None and sq.rear is not None and pc is sq.rear and self.w.rear_guard >= 0.5:
                 f = (self._path_facing(pc.sq, sq.D, sit) + 2) % 4

@@ -588,6 +588,14 @@ JUMP_COST = 1  # drop down a hole (a pitfall, or [PF] a ladder's top)
 PIT_CLIMB_COST = 3  # a Genestealer up a pitfall from below [PF]
 STAND_COST = 2  # a prone Marine stands up
 EXIT_COST = 1  # leave by an exit point
+# ... and of the Marines' other orders.
+OVERWATCH_COST = 2
+GUARD_COST = 2
+FLAME_COST = 2  # a heavy flamer shot
+UNJAM_COST = 1
+SHOT_COST = 1  # a gun's shot (free right after a move or turn)
+ASSAULT_COST = 1
+RELOAD_COST = 4
 
 
 def ladder_cost(kind: str, pf_ladders: bool) -> int:

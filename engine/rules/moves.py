@@ -27,14 +27,33 @@ from typing import Any, NamedTuple
 
 from engine.rules.actions import Action
 from engine.rules.board import DIR_INDEX, FACE_INDEX
-from engine.rules.kernel import DOOR_COST, EXIT_COST, JUMP_COST, PIT_CLIMB_COST, ladder_cost
+from engine.rules.kernel import (
+    ASSAULT_COST,
+    DOOR_COST,
+    EXIT_COST,
+    FLAME_COST,
+    GUARD_COST,
+    JUMP_COST,
+    OVERWATCH_COST,
+    PIT_CLIMB_COST,
+    SHOT_COST,
+    UNJAM_COST,
+    ladder_cost,
+)
 
+# The costs of the orders a player weighs its moves against (what it keeps for overwatch, a shot, ...).
 __all__ = [
+    "ASSAULT_COST",
     "DOOR_COST",
     "EXIT_COST",
+    "FLAME_COST",
+    "GUARD_COST",
     "JUMP_COST",
     "MOVE_VERBS",
+    "OVERWATCH_COST",
     "PIT_CLIMB_COST",
+    "SHOT_COST",
+    "UNJAM_COST",
     "Move",
     "ladder_cost",
     "piece_moves",
