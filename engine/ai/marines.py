@@ -604,13 +604,7 @@ class MarinePlayer:
         if len(order) > 1 and not self.novice:
             role = "lead" if idx == 0 else ("rear" if pc is sq.rear else "middle")
         back_ok = False
-        if (
-            role == "rear"
-            and not pc.carry  # (the carrier walks on: the squad waits for him, he does not wait for it)
-            and self.w.rear_guard >= 0.5
-            and sq.tm.within(s, sq.radius)
-            and self._threat_behind(pc, sq)
-        ):
+        if role == "rear" and self._guards_rear(pc, sq):
             if D[s] - D[order[-2].sq] <= self.w.gap + 1:
                 return None
             f = self._threat_facing(pc, sit, sq.tm)
@@ -619,6 +613,16 @@ class MarinePlayer:
             back_ok = True  # shuffle backwards, still facing the threat
         guide = order[idx - 1].sq if idx > 0 else -1
         return _Route(D, here, self._allowed(pc, sq, D, idx), self._reserve(pc, sq, role), back_ok, guide)
+
+    def _guards_rear(self, pc: Any, sq: _Squad) -> bool:
+        """The last Marine covers the rear (#4) when a threat near comes from behind; not the carrier, who walks
+        on (the squad waits for him, he does not wait for it)."""
+        return (
+            not pc.carry
+            and self.w.rear_guard >= 0.5
+            and sq.tm.within(pc.sq, sq.radius)
+            and self._threat_behind(pc, sq)
+        )
 
     def _reserve(self, pc: Any, sq: _Squad, role: str) -> int:
         """The AP he keeps for overwatch or guard: when threatened in front, at the rear or close; else none."""
