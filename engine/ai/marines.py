@@ -25,7 +25,7 @@ from engine.ai.situation import EnemyPicture, Situation, ThreatMap, observe
 from engine.ai.tables import INF, facing_toward
 from engine.ai.weights import MarineWeights, defaults, weights_from_params
 from engine.rules.actions import FACES, PASS, Action, act
-from engine.rules.board import DIR_INDEX, DIR_VEC, FACE_VEC
+from engine.rules.board import DIR_VEC, FACE_VEC
 from engine.rules.decisions import (
     CommandDecision,
     Decision,
@@ -234,7 +234,7 @@ class MarinePlayer:
                 continue
             for d in (0, 2, 4, 6):
                 if nbr[m.sq][d] == g.sq and d != m.facing * 2:
-                    for mv in piece_moves(sit.state, m.id, sit.actions_of, ("turn",)):
+                    for mv in piece_moves(sit.state, m.id, sit.of, ("turn",)):
                         if mv.facing == d // 2:
                             return mv.action
         return None
@@ -552,8 +552,9 @@ class MarinePlayer:
         bound = self._bound(pc, r, sq)
         if bound is None:
             return None  # no move could score: the rules need not be asked
-        st = sq.sit.state
-        of = sq.sit.actions_of
+        sit = sq.sit
+        st = sit.state
+        of = sit.of
         score = self._scorers
         best: tuple[float, Action] | None = None
         # His steps first; the other moves only when one of them could still beat the best step.
@@ -653,9 +654,9 @@ class MarinePlayer:
         v = r.D[t]
         if v >= r.here or v < r.allowed or ap - m.cost < r.reserve:
             return None
-        if _AHEAD[pc.facing][_DIR_OF_NAME[m.action.args[1]]] and not r.back_ok:
+        if _AHEAD[pc.facing][m.d] and not r.back_ok:
             return None  # only the rear guard walks backwards (still facing the threat); the others turn first
-        return self._value(t, v, m.cost, r, sq.sit) - term_diagonal(self.w, _DIR_OF_NAME[m.action.args[1]])
+        return self._value(t, v, m.cost, r, sq.sit) - term_diagonal(self.w, m.d)
 
     def _score_turn(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
         """A turn is worth the forward step it prepares, priced for the new facing, if that step follows now."""
@@ -807,7 +808,6 @@ def _line(sit: Situation, s: int, f: int, most: int = 6) -> int:
     return n
 
 
-_DIR_OF_NAME = DIR_INDEX
 
 # Who answers each decision (MarinePlayer._decide).
 _DECISIONS: dict[type, Any] = {

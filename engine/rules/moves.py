@@ -75,6 +75,7 @@ class Move(NamedTuple):
     door: str | None = None  # the door it opens or closes
     door_sq: int = -1  # that door's square
     jump: bool = False  # a declared jump into the pitfall it enters (it lands on the level below)
+    d: int = -1  # a step's direction (0 N, 1 NE, ... 7 NW)
 
 
 def piece_moves(state: Any, pid: str, of: ActionsOf | None = None, verbs: Sequence[str] = MOVE_VERBS) -> list[Move]:
@@ -121,16 +122,18 @@ def _steps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
     nbr = state.game.board.nbr[s]
     pits = state.feat.pit_down
     step_cost = state.step_cost
+    f = pc.facing
     for a in actions:
         args = a.args
         d = DIR_INDEX[args[1]]
         t = nbr[d]
-        extra = args[2] if len(args) > 2 else None
         cost = step_cost(pc, d, t) or 0
-        if extra == "jump":
-            out.append(Move(a, "move", pits.get(t, t), pc.facing, cost, jump=True))
+        if len(args) == 2:
+            out.append(Move(a, "move", t, f, cost, None, -1, False, d))
+        elif args[2] == "jump":
+            out.append(Move(a, "move", pits.get(t, t), f, cost, None, -1, True, d))
         else:
-            out.append(Move(a, "move", t, pc.facing if extra is None else FACE_INDEX[extra], cost))
+            out.append(Move(a, "move", t, FACE_INDEX[args[2]], cost, None, -1, False, d))
 
 
 def _turns(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
