@@ -549,7 +549,7 @@ class MarinePlayer:
         r = self._route(pc, sq)
         if r is None:
             return None
-        bound = self._bound(pc, r, sq)
+        bound = self._bound(pc, r, sq, ap)
         if bound is None:
             return None  # no move could score: the rules need not be asked
         sit = sq.sit
@@ -567,16 +567,20 @@ class MarinePlayer:
                 break
         return best[1] if best is not None else None
 
-    def _bound(self, pc: Any, r: _Route, sq: _Squad) -> float | None:
+    def _bound(self, pc: Any, r: _Route, sq: _Squad, ap: int) -> float | None:
         """The most a move other than a step could score (every term but progress subtracts), or None when no
-        move at all could score: no square one step (or a ladder) away gains route within his limits, and no
-        door he could close is near."""
+        move at all could score: he cannot pay the cheapest move and keep his reserve, or no free square one
+        step (or a ladder) away gains route within his limits and no door he could close is near."""
+        st = sq.sit.state
+        if ap - min(DOOR_COST, st.turn_cost(pc, (pc.facing + 1) % 4)) < r.reserve:
+            return None
         w = self.w
         D = r.D
         here, allowed = r.here, r.allowed
+        occ = st.occ
         gain = 0
         for t in sq.sit.gt.mt.steps[pc.sq]:
-            if allowed <= D[t] < here and here - D[t] > gain:
+            if allowed <= D[t] < here and here - D[t] > gain and t not in occ:
                 gain = here - D[t]
         bound = w.progress * gain - 2 * w.ap_cost if gain else -INF  # a turn (or a door) and the step after it
         sit = sq.sit
