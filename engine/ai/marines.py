@@ -63,7 +63,9 @@ _OTHER_VERBS = ("turn", "open", "close", "climb")
 class _Squad:
     """Per-decision squad picture shared by every Marine considered."""
 
-    __slots__ = ("D", "carry_out", "cp_now", "hurry", "order", "pic", "radius", "reach", "rear", "sit", "tm")
+    __slots__ = (
+        "D", "_cheapest", "carry_out", "cp_now", "hurry", "order", "pic", "radius", "reach", "rear", "sit", "tm",
+    )
 
     def __init__(self, sit: Situation, D: list[int] | None, pic: EnemyPicture, radius: float, cp_now: int) -> None:
         self.sit = sit
@@ -83,6 +85,14 @@ class _Squad:
         self.hurry = False
         self.reach = False  # the goal is within this turn's reach
         self.carry_out = sit.marine_goal_map_is_exit()  # the objective is in a Marine's hands, on its way out
+        self._cheapest = -1
+
+    def cheapest(self, pc: Any) -> int:
+        """The AP of a Marine's cheapest move (a quarter turn, a door), by the rules' costs; the same for all."""
+        c = self._cheapest
+        if c < 0:
+            c = self._cheapest = min(DOOR_COST, self.sit.state.turn_cost(pc, (pc.facing + 1) % 4))
+        return c
 
     def on_way(self, t: int) -> bool:
         """Door square t lies on some Marine's shortest way to the goal (then it is not a flank door): the route
@@ -571,9 +581,9 @@ class MarinePlayer:
         """The most a move other than a step could score (every term but progress subtracts), or None when no
         move at all could score: he cannot pay the cheapest move and keep his reserve, or no free square one
         step (or a ladder) away gains route within his limits and no door he could close is near."""
-        st = sq.sit.state
-        if ap - min(DOOR_COST, st.turn_cost(pc, (pc.facing + 1) % 4)) < r.reserve:
+        if ap - sq.cheapest(pc) < r.reserve:
             return None
+        st = sq.sit.state
         w = self.w
         D = r.D
         here, allowed = r.here, r.allowed

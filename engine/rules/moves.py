@@ -123,24 +123,27 @@ def _steps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
     pits = state.feat.pit_down
     step_cost = state.step_cost
     f = pc.facing
+    new = tuple.__new__  # (a Move from its fields without the NamedTuple's Python-level __new__: many per decision)
     for a in actions:
         args = a.args
         d = DIR_INDEX[args[1]]
         t = nbr[d]
         cost = step_cost(pc, d, t) or 0
         if len(args) == 2:
-            out.append(Move(a, "move", t, f, cost, None, -1, False, d))
+            out.append(new(Move, (a, "move", t, f, cost, None, -1, False, d)))
         elif args[2] == "jump":
-            out.append(Move(a, "move", pits.get(t, t), f, cost, None, -1, True, d))
+            out.append(new(Move, (a, "move", pits.get(t, t), f, cost, None, -1, True, d)))
         else:
-            out.append(Move(a, "move", t, FACE_INDEX[args[2]], cost, None, -1, False, d))
+            out.append(new(Move, (a, "move", t, FACE_INDEX[args[2]], cost, None, -1, False, d)))
 
 
 def _turns(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
     turn_cost = state.turn_cost
+    new = tuple.__new__
+    s = pc.sq
     for a in actions:
         f = FACE_INDEX[a.args[1]]
-        out.append(Move(a, "turn", pc.sq, f, turn_cost(pc, f)))
+        out.append(new(Move, (a, "turn", s, f, turn_cost(pc, f), None, -1, False, -1)))
 
 
 def _doors(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
