@@ -3,7 +3,7 @@
 `GameState.observation(player)` hands a player an `Observation`: the board and this game's features, every
 piece's square, pose and state, the doors, flames, barriers and objects, the turn, phase, command points and psi
 points, the pending decision and the legal actions, and the rule predicates (`sees`, `can_enter`, `ap_budget`,
-`step_cost`, `turn_cost`, `free_square`, `marine_poses`), and nothing hidden from that player:
+`step_cost`, `turn_cost`, `free_square`, `diag_ok`, `marine_poses`), and nothing hidden from that player:
 
 - a blip's value (how many Genestealers it hides) only for the Genestealers (`blip_value`); the Marines see
   blips as blips (the pieces themselves hold no value: the kernel keeps them, `Kernel.blip_value`);

@@ -366,7 +366,7 @@ class GameState:
             obs = self._seen_by[player] = Observation(self, player)
         return obs
 
-    # -- the rule predicates, for players: sees, can_enter, ap_budget, step_cost, turn_cost, free_square (_wire) --
+    # -- the rule predicates, for players: sees, can_enter, ap_budget, step_cost, turn_cost, free_square, diag_ok --
     def marine_poses(self) -> tuple[tuple[str, int, int, bool], ...]:
         """(id, square, facing, prone) of each Marine on the board, in squad order: the same tuple object while
         none of them changed (the rules' own record), so a player can key a memo on it cheaply."""
