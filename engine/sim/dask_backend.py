@@ -9,10 +9,11 @@ certificates (`--scheduler tls://host:8786 --dask-security FILE`, docs/dask.md) 
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engine.sim.local import BatchError, RunStatus, chunk_size
@@ -24,6 +25,9 @@ from engine.sim.spec import BatchSpec, game_seed
 # stops with a message: a scheduler with no workers holds jobs forever without a word.
 DEFAULT_WORKER_WAIT = 60.0
 POLL_SECONDS = 0.2
+# Jobs submitted ahead per worker thread: enough that no worker waits for the next, few enough that a batch of a
+# million games does not hold tens of thousands of futures.
+JOBS_PER_THREAD = 4
 SECURITY_SECTION = ("distributed", "comm")
 
 
@@ -127,7 +131,7 @@ def _connect(distributed: Any, scheduler: str | None, workers: int | None, proce
 
 def run_dask(
     spec: BatchSpec,
-    indices: list[int],
+    indices: Sequence[int],
     status: RunStatus,
     cancel: threading.Event | None = None,
     scheduler: str | None = None,
@@ -140,7 +144,8 @@ def run_dask(
     """Play games by index on a cluster, yielding records chunk by chunk as they complete.
 
     A cluster with no worker for `worker_wait` seconds (none at the start, or all gone mid-batch) stops the
-    batch with a message instead of waiting forever; the games that finished are kept.
+    batch with a message instead of waiting forever; the games that finished are kept. Only a few jobs per
+    worker thread are submitted at a time, the next ones as they finish, so memory does not grow with games.
     """
     distributed = _import_distributed()
     client, cluster = _connect(distributed, scheduler, workers, processes, connect_timeout, security)
@@ -154,13 +159,26 @@ def run_dask(
                              f"(start one with `dask worker {where}`, or wait longer with --worker-wait)"
                              ) from exc
         spec_json = spec.to_json()
-        size = chunk_size(len(indices), max(1, len(client.nthreads())))
-        for i in range(0, len(indices), size):
-            chunk = indices[i:i + size]
-            chunks[client.submit(_play_chunk, spec_json, chunk, pure=False)] = chunk
+        nthreads = client.nthreads()
+        size = chunk_size(len(indices), max(1, len(nthreads)))
+        threads = max(1, sum(nthreads.values()))
+        fresh = iter(indices)
+        in_flight = max(JOBS_PER_THREAD * threads, 8)
+        played = 0
         # with_results: the rows are fetched in the background, so a job whose worker left before they were
         # fetched waits there (Dask computes it again when a worker comes) while this loop watches the workers.
-        pending = distributed.as_completed(list(chunks), with_results=True, raise_errors=False)
+        pending = distributed.as_completed([], with_results=True, raise_errors=False)
+
+        def submit_more() -> None:
+            while len(chunks) < in_flight:
+                chunk = list(itertools.islice(fresh, size))
+                if not chunk:
+                    return
+                fut = client.submit(_play_chunk, spec_json, chunk, pure=False)
+                chunks[fut] = chunk
+                pending.add(fut)
+
+        submit_more()
         alone_since: float | None = None  # when the cluster was last seen with no worker
         last_look = 0.0
         while not pending.is_empty():
@@ -181,15 +199,17 @@ def run_dask(
                         alone_since = now
                     elif now - alone_since >= worker_wait:
                         msg = (f"the Dask cluster at {where} had no worker for {worker_wait:g} s; "
-                               f"stopped with {len(indices) - sum(map(len, chunks.values()))} of "
-                               f"{len(indices)} games played")
+                               f"stopped with {played} of {len(indices)} games played")
                         status.stopped = "stopped: no Dask worker"
                         status.messages.append(msg)
                         return
                 time.sleep(POLL_SECONDS)
                 continue
             for fut, outcome in pending.next_batch(block=False):
-                yield from _finish(fut, outcome, chunks, pending, client, spec, spec_json, status)
+                for rec in _finish(fut, outcome, chunks, pending, client, spec, spec_json, status):
+                    played += 1
+                    yield rec
+            submit_more()
     finally:
         if chunks:
             client.cancel(list(chunks))
