@@ -110,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
     if stopped is not None:
         played = sum(r.stats.games + r.stats.failed for r in results)
         print(f"hulkforge sweep: stopped ({stop_name(stopped)}) at {name}={json.dumps(done_values[-1])}: "
-              f"kept the {played} finished games of {len(results)} of {len(values)} values", file=sys.stderr)
+              f"kept {played} finished games over {len(results)} of {len(values)} values (the table above)",
+              file=sys.stderr)
     code = stop_exit_code(stopped)
     if code is not None:
         return code

@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,7 +54,7 @@ def iter_batch(
     cancel: threading.Event | None = None,
     status: RunStatus | None = None,
     pool: LocalPool | None = None,
-    indices: Sequence[int] | None = None,
+    indices: Collection[int] | None = None,
     dask_options: dict[str, Any] | None = None,
 ) -> Iterator[GameRecord]:
     """Yield one GameRecord per game as games finish (completion order; each carries its index).
@@ -156,7 +156,7 @@ def run_batch(
     keep_records: bool = True,
     pool: LocalPool | None = None,
     dask_options: dict[str, Any] | None = None,
-    indices: Sequence[int] | None = None,
+    indices: Collection[int] | None = None,
 ) -> BatchResult:
     """Run a whole batch (or the games `indices` of it), calling `on_result` (in this thread) for each game as it
     finishes.

@@ -13,7 +13,7 @@ import itertools
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from engine.sim.local import BatchError, RunStatus, chunk_size
@@ -131,7 +131,7 @@ def _connect(distributed: Any, scheduler: str | None, workers: int | None, proce
 
 def run_dask(
     spec: BatchSpec,
-    indices: Sequence[int],
+    indices: Collection[int],
     status: RunStatus,
     cancel: threading.Event | None = None,
     scheduler: str | None = None,

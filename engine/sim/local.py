@@ -14,7 +14,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Collection, Generator, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -169,7 +169,7 @@ class LocalPool:
     def run(
         self,
         spec: BatchSpec,
-        indices: Sequence[int],
+        indices: Collection[int],
         status: RunStatus,
         cancel: threading.Event | None = None,
     ) -> Iterator[GameRecord]:

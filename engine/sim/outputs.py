@@ -49,10 +49,10 @@ class OutputClaim:
     """
 
     def __init__(self, target: str | os.PathLike[str]) -> None:
+        check_output_path(target)
         self.target = Path(target)
         self.lock = lock_path(target)
         self._fd: int | None = None
-        check_output_path(target)
         if fcntl is None:
             return
         while self._fd is None:
