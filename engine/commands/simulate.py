@@ -128,24 +128,25 @@ def _play(args: argparse.Namespace, spec: Any, dask: dict[str, Any], out: Path |
             _drop_if_empty(journal)
         print(f"hulkforge simulate: {exc}", file=sys.stderr)
         return 1
-    except OSError as exc:  # the journal could not be written: a full disk, a lost network drive
+    except OSError as exc:
+        # The journal could not be written (a full disk, a lost network drive), or the OS refused the workers.
         progress.close()
-        assert journal is not None
-        try:
-            journal.close()
-        except OSError:
-            pass
-        print(f"hulkforge simulate: {journal.path}: cannot write: {exc.strerror or exc}; {_kept(journal)}",
-              file=sys.stderr)
+        if journal is None:
+            print(f"hulkforge simulate: the batch stopped: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+        _drop_if_empty(journal)
+        kept = _kept(journal) if journal.rows else "no game had finished"
+        print(f"hulkforge simulate: {journal.path}: cannot write: {exc.strerror or exc}; {kept}", file=sys.stderr)
         return 2
     progress.close()
     stopped = result.status.stopped
+    in_force = options_in_force(spec)
 
     def summary_of(stats: Any) -> dict[str, Any]:
         s = batch_summary(spec, stats, seconds=result.seconds, games_per_second=result.games_per_second,
                           backend=result.backend, workers=result.workers, stopped=stopped,
                           worker_deaths=result.status.worker_deaths)
-        s["options_in_force"] = options_in_force(spec)
+        s["options_in_force"] = in_force
         return s
 
     stats = result.stats

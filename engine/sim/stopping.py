@@ -21,8 +21,8 @@ _NAMES = {INTERRUPTED: "Ctrl-C", TERMINATED: "SIGTERM"}
 
 
 def stop_name(stopped: str) -> str:
-    """How a message names what stopped a run: "Ctrl-C", "SIGTERM", or the reason as it is."""
-    return _NAMES.get(stopped, stopped)
+    """How a message names what stopped a run: "Ctrl-C", "SIGTERM", or the reason ("3 worker processes died")."""
+    return _NAMES.get(stopped, stopped.removeprefix("stopped: "))
 
 
 class Terminated(KeyboardInterrupt):

@@ -83,7 +83,7 @@ def test_sigterm_keeps_the_finished_games_in_a_valid_results_file(tmp_path: Path
     assert leftovers(tmp_path) == []
 
 
-def test_a_killed_batch_resumes_from_its_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_killed_batch_leaves_its_journal_to_resume_from(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "r.json"
     proc = start_cli("simulate", "tutorial", "-n", "5000", "--out", str(out), *FAST)
     wait_for(lambda: journal_rows(journal_path(out)) >= 2, proc)
