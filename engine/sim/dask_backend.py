@@ -9,6 +9,8 @@ certificates (`--scheduler tls://host:8786 --dask-security FILE`, docs/dask.md) 
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
 import os
 import threading
@@ -29,6 +31,7 @@ POLL_SECONDS = 0.2
 # million games does not hold tens of thousands of futures.
 JOBS_PER_THREAD = 4
 SECURITY_SECTION = ("distributed", "comm")
+_LOG_LEVEL_VAR = "DASK_LOGGING__DISTRIBUTED"
 
 
 def _import_distributed() -> Any:
@@ -107,6 +110,29 @@ def _play_chunk(spec_json: dict[str, Any], indices: list[int]) -> tuple[str, lis
     return where, run_chunk(spec_json, indices)
 
 
+@contextlib.contextmanager
+def _quiet_worker_processes() -> Iterator[None]:
+    """Worker processes of our own local cluster log errors only: a batch stopped early cancels their jobs, and
+    Dask's warnings about it (cancelled tasks, closed comms) are noise to the person who stopped it."""
+    old = os.environ.get(_LOG_LEVEL_VAR)
+    os.environ[_LOG_LEVEL_VAR] = "error"  # read by `distributed` when a new worker process imports it
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[_LOG_LEVEL_VAR]
+        else:
+            os.environ[_LOG_LEVEL_VAR] = old
+
+
+def _drop_tracebacks(exc: BaseException | None) -> None:
+    seen = 0
+    while exc is not None and seen < 16:
+        exc.__traceback__ = None
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+
+
 def _connect(distributed: Any, scheduler: str | None, workers: int | None, processes: bool,
              connect_timeout: str, security: Any) -> tuple[Any, Any]:
     cluster = None
@@ -117,7 +143,7 @@ def _connect(distributed: Any, scheduler: str | None, workers: int | None, proce
             import dask
 
             # A game that kills its worker would kill the next three too (Dask's default) before failing.
-            with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+            with dask.config.set({"distributed.scheduler.allowed-failures": 1}), _quiet_worker_processes():
                 cluster = distributed.LocalCluster(
                     n_workers=workers or 1, threads_per_worker=1, processes=processes, dashboard_address=None
                 )
@@ -125,6 +151,10 @@ def _connect(distributed: Any, scheduler: str | None, workers: int | None, proce
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         if cluster is not None:
             cluster.close()
+        # A Client whose constructor failed still holds a running event loop; collected later, at a random
+        # moment, its __del__ stops that loop while a new cluster starts its own and the two deadlock. Now.
+        _drop_tracebacks(exc)  # they hold the half-made Client
+        gc.collect()
         raise BatchError(f"cannot reach the Dask scheduler {scheduler or '(local cluster)'}: {exc}") from None
     return client, cluster
 
