@@ -15,9 +15,12 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from editor.dialogs import new_mission
 from editor.document import MissionDocument
 from editor.mainwindow import MainWindow
+from editor.platform_check import check_start
+from editor.theme import follow_desktop
 from engine.mission import MissionFileError
 from engine.resources import sample_mission
 
+PROG = "hulkforge edit"
 ICON = Path(__file__).resolve().parent / "resources" / "icon.svg"
 
 
@@ -25,20 +28,25 @@ def default_mission_path() -> str:
     return str(sample_mission("pitfall"))
 
 
-def create_main_window(path: str | None = None, with_lab: bool = True, tell: bool = True) -> MainWindow:
+def create_main_window(path: str | None = None, with_lab: bool = True, tell: bool = True,
+                       refuse_unreadable: bool = False) -> MainWindow:
     """A main window on a file (default: the Pitfall sample); a file that cannot be read opens a blank mission
-    and shows the problem, one that breaks the format opens for repair and says so (tell=False: no dialog, for
-    screenshots). with_lab adds the balance lab window when editor.lab is installed."""
+    and shows the problem (refuse_unreadable: raises MissionFileError instead), one that breaks the format opens
+    for repair and says so (tell=False: no dialog, for screenshots). with_lab adds the balance lab window when
+    editor.lab is installed."""
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("hulkforge")
     app.setOrganizationName("hulkforge")
     app.setWindowIcon(QIcon(str(ICON)))
     app.setDesktopFileName("hulkforge")  # so desktops match the window to packaging/hulkforge.desktop and its icon
+    follow_desktop(app)  # type: ignore[arg-type]
     target = path or default_mission_path()
     error: MissionFileError | None = None
     try:
         doc = MissionDocument.open(target)
     except MissionFileError as exc:
+        if refuse_unreadable:
+            raise
         doc, error = MissionDocument(new_mission("Untitled mission", 30, 20, 1)), exc
     window = MainWindow(doc)
     doc.setParent(window)
@@ -74,8 +82,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the editor; returns the exit code of the Qt event loop."""
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    code = check_start(PROG, bool(args.screenshot))
+    if code:
+        return code
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    window = create_main_window(args.file, tell=not args.screenshot)
+    try:
+        # A screenshot of a file that cannot be read would show a blank mission: say why instead, exit 2.
+        window = create_main_window(args.file, tell=not args.screenshot, refuse_unreadable=bool(args.screenshot))
+    except MissionFileError as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
     window.show()
     if args.screenshot:
         def shoot() -> None:

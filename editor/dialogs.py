@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLineEdit, QSpinBox, QWidget
 
+from editor.docks.schema_info import most_items
 from engine.mission.model import Genestealers, Level, Marine, Marines, Meta, Mission, Section
 
 
@@ -17,15 +18,15 @@ class NewMissionDialog(QDialog):
         self.title = QLineEdit("Untitled mission")
         self.title.setToolTip("Mission title")
         self.width_ = QSpinBox()
-        self.width_.setRange(5, 200)
+        self.width_.setRange(5, most_items("levels", "[]", "rows", "[]"))
         self.width_.setValue(30)
         self.width_.setToolTip("Squares across")
         self.height_ = QSpinBox()
-        self.height_.setRange(5, 200)
+        self.height_.setRange(5, most_items("levels", "[]", "rows"))
         self.height_.setValue(20)
         self.height_.setToolTip("Squares down")
         self.levels = QSpinBox()
-        self.levels.setRange(1, 9)
+        self.levels.setRange(1, most_items("levels"))
         self.levels.setValue(1)
         self.levels.setToolTip("Number of stacked levels (depth 0 is the top)")
         form.addRow("Title", self.title)

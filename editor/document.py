@@ -14,10 +14,10 @@ from concurrent.futures import Future
 from typing import Any
 
 from PySide6.QtCore import QObject, QRect, QTimer, Signal
-from PySide6.QtGui import QUndoStack
 
 from editor import validation_worker
 from editor.features import feature_list
+from editor.undo_stack import EditStack
 from engine.mission import Issue, Mission, save_mission, validate_mission
 from engine.mission.model import WALL, Level, RandomSetup, Section
 from engine.mission.salvage import RULE as READ_REPAIR
@@ -62,7 +62,7 @@ class MissionDocument(QObject):
         super().__init__(parent)
         self.mission = mission
         self.path = path
-        self.undo_stack = QUndoStack(self)
+        self.undo_stack = EditStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
         self.issues: list[Issue] = []
         self.read_notes: list[Issue] = []  # what had to change to read the file (see open)

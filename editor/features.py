@@ -105,6 +105,12 @@ def free_section_code(used: set[str]) -> str:
     raise ValueError("no free section code left on this level")
 
 
+def level_name(m: Mission, level_id: str) -> str:
+    """The name a designer gave a level (its id when it has none, or when no level has that id)."""
+    lv = m.level(level_id)
+    return (lv.name or lv.id) if lv is not None else level_id
+
+
 def describe(kind: str, obj: Any) -> str:
     """A short label for lists and undo text: 'door UD1', 'pitfall A'."""
     name = KINDS.get(kind, kind)

@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
-import importlib
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QKeySequence
@@ -15,6 +14,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 from editor import settings
 from editor.dialogs import NewMissionDialog
 from editor.document import MissionDocument, read_for_editing
+from editor.file_names import mission_stem
 from engine.mission import Issue, MissionFileError, mission_dumps
 from engine.mission.io import atomic_write_text
 
@@ -53,13 +53,7 @@ class FileActions:
         menu.addSeparator()
         self._action(menu, "&Save", self.save, QKeySequence.StandardKey.Save, "Save the mission (atomic write)")
         self._action(menu, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs, "Save under a new name")
-        export = menu.addMenu("&Export")
-        export.setToolTipsVisible(True)
-        for fmt in ("png", "svg", "pdf"):
-            self._action(export, f"Export {fmt.upper()}…", lambda f=fmt: self.export_render(f),
-                         tip=f"Print-quality {fmt.upper()} of every level (editor.render)")
-        self._action(export, "Export to Tiled…", self.export_tiled, tip="A Tiled map (.tmj) of the mission")
-        self._action(export, "Export to Derelict…", self.export_derelict, tip="The shown level for Derelict")
+        self.make_export_menu(menu)
         menu.addSeparator()
         self._action(menu, "&Quit", self.close, QKeySequence.StandardKey.Quit, "Close the editor")
 
@@ -132,7 +126,8 @@ class FileActions:
 
     def save_as(self: MainWindow, path: str | None = None) -> bool:
         if path is None:
-            path, _ = QFileDialog.getSaveFileName(self, "Save mission as", self.doc.path or "mission.json", FILTER)
+            proposed = self.doc.path or f"{mission_stem(None, self.doc.mission.meta.title)}.json"  # from the title
+            path, _ = QFileDialog.getSaveFileName(self, "Save mission as", proposed, FILTER)
             if not path:
                 return False
         return self._save_to(path)
@@ -216,70 +211,4 @@ class FileActions:
         doc = MissionDocument(mission, origin or None, self)
         doc.undo_stack.resetClean()  # restored work is unsaved work
         self.set_document(doc)
-        return True
-
-    # --- export -------------------------------------------------------------------------------
-    def _lazy(self: MainWindow, module: str, name: str) -> Any:
-        try:
-            return getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError) as exc:
-            QMessageBox.warning(self, "Export not available", f"{module}.{name} is not available yet: {exc}")
-            return None
-
-    def _export_path(self: MainWindow, title: str, suffix: str) -> str:
-        base = os.path.splitext(self.doc.path or "mission.json")[0]
-        path, _ = QFileDialog.getSaveFileName(self, title, f"{base}.{suffix}", f"*.{suffix}")
-        return path
-
-    def export_render(self: MainWindow, fmt: str, path: str | None = None) -> bool:
-        render = self._lazy("editor.render", "render_mission")
-        if render is None:
-            return False
-        per_level = fmt != "pdf" and len(self.doc.mission.levels) > 1
-        title = f"Export {fmt.upper()}" + (" (one file per level: NAME-LEVEL." + fmt + ")" if per_level else "")
-        path = path or self._export_path(title, fmt)
-        return bool(path) and self._run_export(lambda: render(self.doc.mission, path, fmt, dpi=150), path)
-
-    def _exportable(self: MainWindow, client: str) -> bool:
-        """False (and says why) while the mission breaks the file format: another client would be handed a
-        mission that it, and our own importer, cannot read."""
-        if self.doc.validated_revision != self.doc.revision:
-            self.doc.validate_now()
-        errors = self.doc.format_errors()
-        if errors:
-            first = errors[0]
-            more = f" (and {len(errors) - 1} more, in the Issues panel)" if len(errors) > 1 else ""
-            QMessageBox.warning(self, f"Export to {client}",
-                                f"The mission does not follow the mission format yet, so it cannot be exported to "
-                                f"{client}. Fix this first:\n\n{first.path}: {first.message}{more}")
-            return False
-        return True
-
-    def export_tiled(self: MainWindow, path: str | None = None) -> bool:
-        fn = self._lazy("engine.export.tiled", "export_tiled")
-        if fn is None or not self._exportable("Tiled"):
-            return False
-        path = path or self._export_path("Export to Tiled", "tmj")
-        return bool(path) and self._run_export(lambda: fn(self.doc.mission, path), path)
-
-    def export_derelict(self: MainWindow, path: str | None = None) -> bool:
-        fn = self._lazy("engine.export.derelict", "export_derelict")
-        level = self.current_level()
-        if fn is None or level is None or not self._exportable("Derelict"):
-            return False
-        path = path or self._export_path("Export to Derelict", "json")
-        return bool(path) and self._run_export(lambda: fn(self.doc.mission, level, path), path)
-
-    def _run_export(self: MainWindow, job: Any, path: str) -> bool:
-        try:
-            written = job()
-        except Exception as exc:  # an exporter's failure must not take the window down with it
-            QMessageBox.critical(self, "Export failed", f"{path}: {exc}")
-            return False
-        self.last_export = [str(p) for p in written] if isinstance(written, list) and written else [path]
-        # Name what was written: a mission of several levels gives one file per level, not the name typed.
-        names = ", ".join(os.path.basename(p) for p in self.last_export)
-        folder = os.path.dirname(self.last_export[0])
-        what = f"{len(self.last_export)} files (one per level): {names}" if len(self.last_export) > 1 else names
-        self.show_status(f"exported {what} in {folder}", 8000)
         return True

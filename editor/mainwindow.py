@@ -8,21 +8,24 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QLabel,
     QMainWindow,
+    QScrollArea,
     QTabWidget,
     QToolBar,
     QUndoView,
     QWidget,
 )
 
-from editor.commands.region import rect_squares
+from editor.commands.region import area_squares
 from editor.docks.legend import LegendPanel
 from editor.docks.levels_panel import LevelsPanel
 from editor.docks.properties import PropertiesPanel
 from editor.docks.tools_panel import ToolsPanel
 from editor.docks.validation import ValidationPanel
 from editor.document import MissionDocument
+from editor.export_actions import ExportActions
 from editor.features import features_in
 from editor.files import FileActions
+from editor.help import HelpActions
 from editor.level_view import LevelView
 from editor.mapview import MapView
 from editor.menus import MenuActions
@@ -36,7 +39,19 @@ MIN_MAP_WIDTH, MIN_MAP_HEIGHT = 420, 320
 MAX_CHOICES = 50  # features of a selection offered in Properties › Feature
 
 
-class MainWindow(MenuActions, FileActions, QMainWindow):
+def scrolled(panel: QWidget) -> QScrollArea:
+    """A panel in a scroll area: the dock may then be shorter than the panel, so the window fits a small or
+    scaled screen (1280×720 logical at 150%) and the panel scrolls instead."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(panel)
+    area.setMinimumWidth(panel.minimumSizeHint().width() + 16)
+    return area
+
+
+class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWindow):
     """Owns the views and docks; every change to the mission goes through the document's undo stack."""
 
     def __init__(self, doc: MissionDocument) -> None:
@@ -55,6 +70,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.ctx.message = lambda text: self.show_status(text, 4000)
         self.ctx.selection_changed = self._selection_changed
         self.ctx.scene_of = self.scene
+        self.ctx.context_menu = self.show_selection_menu
         self.tools: list[Tool] = [cls(self.ctx) for cls in TOOL_CLASSES]
         self.tool: Tool | None = None
         self.views: dict[str, MapView] = {}
@@ -89,6 +105,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         doc.dirtyChanged.connect(self._update_title)
         doc.fileChanged.connect(self._update_title)
         doc.issuesChanged.connect(self._update_title)
+        doc.issuesChanged.connect(self._drop_fixed_focus)
         # What is under the mouse changes when the map does, not only when the mouse moves.
         doc.terrainChanged.connect(self._refresh_hover)
         doc.sectionsChanged.connect(self._refresh_hover)
@@ -109,9 +126,9 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.properties_dock.setWidget(self.properties)
         self.level_view.reset()
         self.levels_panel = LevelsPanel(doc, self.level_view)
-        self.levels_dock.setWidget(self.levels_panel)
+        self.levels_dock.setWidget(scrolled(self.levels_panel))
         self.tools_panel = ToolsPanel(self.ctx, list(self.tool_actions.values()))
-        self.tools_dock.setWidget(self.tools_panel)
+        self.tools_dock.setWidget(scrolled(self.tools_panel))
         history = QUndoView(doc.undo_stack)
         # The undo model resets on every push; uniform rows keep relayout cheap on a long history.
         history.setUniformItemSizes(True)
@@ -150,21 +167,24 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self._tab_changed(self.tabs.currentIndex())
 
     def _apply_level_view(self) -> None:
-        """Hidden levels lose their tab and their outline on the level above; the level below's opacity."""
+        """Hidden levels keep their tab (marked, the map not drawn) and lose their outline on the level above; the
+        level below's opacity."""
         state = self.level_view
-        for i, (level_id, view) in enumerate(self.views.items()):
-            self.tabs.setTabVisible(i, level_id not in state.hidden)
+        for level_id, view in self.views.items():
+            view.level_scene.set_hidden(level_id in state.hidden)
             below = self.doc.mission.level_below(level_id)
             view.level_scene.set_show_below(state.show_below and (below is None or below.id not in state.hidden))
             view.level_scene.set_below_opacity(state.below_opacity)
         if hasattr(self, "act_below"):
             self.act_below.setChecked(state.show_below)
+        self._retitle_tabs()
 
     def _retitle_tabs(self) -> None:
         for i, level_id in enumerate(self.views):
             lv = self.doc.mission.level(level_id)
             if lv is not None:
-                self.tabs.setTabText(i, f"{lv.depth}: {lv.name or lv.id}")
+                hidden = " (hidden)" if level_id in self.level_view.hidden else ""
+                self.tabs.setTabText(i, f"{lv.depth}: {lv.name or lv.id}{hidden}")
                 self.tabs.setTabToolTip(i, f"Level {lv.id}, depth {lv.depth} (0 = top), {lv.width}×{lv.height}")
 
     def _undo_state(self, *_args: object) -> None:
@@ -236,7 +256,7 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         for level_id, view in self.views.items():
             view.level_scene.set_selection(sel[1] if sel and sel[0] == level_id else None)
         if hasattr(self, "properties"):
-            found = features_in(self.doc.mission, sel[0], rect_squares(sel[1])) if sel else []
+            found = features_in(self.doc.mission, sel[0], area_squares(sel[1])) if sel else []
             self.properties.feature_panel.set_features(found[:MAX_CHOICES])
             if found:  # as Tiled does: a selected object shows its own properties
                 self.properties.show_form(self.properties.feature_panel)
@@ -246,8 +266,18 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.show_level(level)
         self.ctx.set_selection(level, QRect(x, y, 1, 1))
 
+    _focused: Issue | None = None  # the issue clicked last, outlined on the map until it is fixed
+
+    def _drop_fixed_focus(self) -> None:
+        """Once the issue clicked is fixed (no longer found), its outline goes."""
+        if self._focused is not None and self._focused not in self.doc.issues:
+            self._focused = None
+            for view in self.views.values():
+                view.level_scene.set_focus_squares(set())
+
     def show_issue(self, issue: Issue) -> None:
         """Switch to the issue's level, select and zoom to its squares, and mark them."""
+        self._focused = issue
         for view in self.views.values():
             view.level_scene.set_focus_squares(set())
         if issue.level is None or issue.level not in self.views:
@@ -349,6 +379,8 @@ class MainWindow(MenuActions, FileActions, QMainWindow):
         self.validation_dock.raise_()
         self.resizeDocks([self.tools_dock, self.properties_dock], [250, 460], Qt.Orientation.Horizontal)
         self.resizeDocks([self.properties_dock, self.validation_dock], [520, 320], Qt.Orientation.Vertical)
+        # The tool options first; on a short screen the Levels list gives up its room before them.
+        self.resizeDocks([self.tools_dock, self.levels_dock], [600, 240], Qt.Orientation.Vertical)
 
     def scene(self, level_id: str) -> LevelScene | None:
         """The scene showing a level, or None (overlay API entry point for the balance lab)."""

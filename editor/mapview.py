@@ -27,7 +27,8 @@ class MapView(QGraphicsView):
         self._tool = tool
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setMouseTracking(True)
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        # Zoom keeps a chosen point still itself (zoom_at): the anchors of scale() are lost by set_zoom's reset.
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._pan_from: QPoint | None = None
@@ -37,6 +38,15 @@ class MapView(QGraphicsView):
         # The whole level stays in view as the window is resized (maximised, docks moved), until the user
         # zooms; Fit level (Ctrl+0) turns it back on.
         self._auto_fit = True
+        scene.sceneRectChanged.connect(lambda _r: self._pad_scene_rect())
+
+    def _pad_scene_rect(self) -> None:
+        """Let the view scroll a viewport beyond the level on every side (as Tiled does), so a zoom can keep any
+        square where it is on the screen, even near the map's edge or when the map is smaller than the view."""
+        r = self.level_scene.sceneRect()
+        z = self.zoom() or 1.0
+        mx, my = self.viewport().width() / z, self.viewport().height() / z
+        self.setSceneRect(r.adjusted(-mx, -my, mx, my))
 
     # --- zoom -----------------------------------------------------------------------------------
     def zoom(self) -> float:
@@ -47,15 +57,30 @@ class MapView(QGraphicsView):
         z = min(MAX_ZOOM, max(MIN_ZOOM, z))
         self.resetTransform()
         self.scale(z, z)
+        self._pad_scene_rect()
         self.zoomChanged.emit(z)
 
     def zoom_by(self, factor: float) -> None:
+        """Zoom about the centre of the view (keyboard zoom)."""
+        self.zoom_at(factor, self.viewport().rect().center())
+
+    def zoom_at(self, factor: float, pos: QPoint) -> None:
+        """Zoom by factor keeping the scene point under viewport position pos where it is (as Tiled's wheel)."""
+        before = self.mapToScene(pos)
         self.set_zoom(self.zoom() * factor)
+        after = self.mapToScene(pos)
+        z = self.zoom()
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setValue(h.value() + round((before.x() - after.x()) * z))
+        v.setValue(v.value() + round((before.y() - after.y()) * z))
 
     def fit(self) -> None:
         """Show the whole level, and keep showing it as the view is resized until the user zooms."""
         self._auto_fit = True
-        self.fitInView(self.level_scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+        rect = self.level_scene.sceneRect()
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self._pad_scene_rect()
+        self.centerOn(rect.center())
         self.zoomChanged.emit(self.zoom())
 
     def zoom_to_squares(self, squares: list[tuple[int, int]]) -> None:
@@ -71,6 +96,7 @@ class MapView(QGraphicsView):
         self.fitInView(r, Qt.AspectRatioMode.KeepAspectRatio)
         if self.zoom() > 2.0:
             self.set_zoom(2.0)
+        self._pad_scene_rect()
         self.centerOn(r.center())
         self.zoomChanged.emit(self.zoom())
 
@@ -88,7 +114,7 @@ class MapView(QGraphicsView):
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
         if steps:
-            self.zoom_by(1.15 ** steps)
+            self.zoom_at(1.15 ** steps, event.position().toPoint())
         event.accept()
 
     # --- mouse -> tool --------------------------------------------------------------------------

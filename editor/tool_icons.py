@@ -118,11 +118,18 @@ def _rubble(p: QPainter) -> None:
 
 
 def _zone(p: QPainter) -> None:
-    p.setPen(QPen(QColor(palette.RANDOM_ZONE), 2))
+    # A die in a dashed zone: random placement. Not a "?", which reads as help.
+    pen = QPen(QColor(palette.RANDOM_ZONE), 2)
+    pen.setStyle(Qt.PenStyle.DashLine)
+    p.setPen(pen)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRect(QRectF(3, 3, 26, 26))
+    p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1.5))
     p.setBrush(QColor(palette.RANDOM_ZONE).lighter(150))
-    p.drawRect(QRectF(5, 5, 22, 22))
-    p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1))
-    p.drawText(QRectF(5, 5, 22, 22), Qt.AlignmentFlag.AlignCenter, "?")
+    p.drawRoundedRect(QRectF(8, 8, 16, 16), 3, 3)
+    p.setBrush(QColor(palette.TOKEN_OUTLINE))
+    for x, y in ((12, 12), (16, 16), (20, 20), (20, 12), (12, 20)):
+        p.drawEllipse(QPointF(x, y), 1.6, 1.6)
 
 
 GLYPHS: dict[str, Draw] = {

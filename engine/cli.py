@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "engine.commands.simulate",
     "sweep": "engine.commands.sweep",
     "tune": "engine.commands.tune",
+    "levers": "engine.commands.levers",
     "train": "engine.commands.train",
     "replay": "engine.commands.replay",
     "render": "engine.commands.render",

@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     lab.run = run
     lab.show_run(run)
     lab.replay.clear_tokens()
-    dock.hide()
+    window.raise_()  # the lab stays open: its heatmap shows on the editor's map only while it is
     lab.tabs.setCurrentWidget(lab.map_tab)
     lab.side_tabs.setCurrentWidget(lab.heatmaps)
     lab.heatmaps.set_kind("marine_deaths")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
+from editor.undo_stack import changes_anything
+
 
 class CompoundCommand(QUndoCommand):
     """A named group of child commands that undo and redo together, as one step."""
@@ -28,6 +30,9 @@ class CompoundCommand(QUndoCommand):
     def undo(self) -> None:
         for child in reversed(self.children_):
             child.undo()
+
+    def changes_anything(self) -> bool:
+        return any(changes_anything(c) for c in self.children_)
 
 
 def keep_child(parent: CompoundCommand | None, child: QUndoCommand) -> None:

@@ -59,6 +59,9 @@ class ReplaceFeatureCommand(QUndoCommand):
     def undo(self) -> None:
         self.doc.apply_replace_feature(self.kind, self.new, self.old)
 
+    def changes_anything(self) -> bool:
+        return bool(self.old != self.new)
+
 
 class MoveFeatureCommand(ReplaceFeatureCommand):
     """Move a feature to another square (the new position is a moved copy)."""
@@ -84,3 +87,6 @@ class SetRandomSetupCommand(QUndoCommand):
 
     def undo(self) -> None:
         self.doc.apply_random_setup(self.old)
+
+    def changes_anything(self) -> bool:
+        return bool(self.old != self.new)

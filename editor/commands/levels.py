@@ -115,6 +115,9 @@ class SetSectionCommand(QUndoCommand):
     def undo(self) -> None:
         self.doc.apply_section(self.level, self.code, self.old)
 
+    def changes_anything(self) -> bool:
+        return bool(self.old != self.new)
+
 
 class ReplaceMissionCommand(QUndoCommand):
     """Swap in a transformed copy of the whole mission (rotate the map); keeps both snapshots."""

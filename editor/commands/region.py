@@ -7,32 +7,71 @@ import dataclasses
 from typing import Any
 
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtGui import QRegion, QUndoCommand
 
 from editor.commands.base import CompoundCommand
 from editor.commands.features import AddFeatureCommand, RemoveFeatureCommand
-from editor.commands.levels import ReplaceMissionCommand
+from editor.commands.levels import ReplaceMissionCommand, SetSectionCommand
 from editor.commands.terrain import PaintTerrainCommand
 from editor.document import MissionDocument
-from editor.features import feature_list, features_in, iter_features, moved, next_pitfall_letter, places
-from engine.mission.model import FACINGS, WALL, Ladder, Mission, Square
+from editor.features import (
+    feature_list,
+    features_in,
+    free_section_code,
+    iter_features,
+    moved,
+    next_pitfall_letter,
+    places,
+)
+from engine.mission.model import FACINGS, UNSECTIONED, WALL, Ladder, Mission, Section, Square
 
 ROTATE_CW = {f: FACINGS[(i + 1) % 4] for i, f in enumerate(FACINGS)}
+
+
+Area = QRect | QRegion  # a selection: a rectangle, or any set of squares (added to and cut from)
 
 
 def rect_squares(rect: QRect) -> set[tuple[int, int]]:
     return {(x, y) for x in range(rect.left(), rect.right() + 1) for y in range(rect.top(), rect.bottom() + 1)}
 
 
+def area_squares(area: Area) -> set[tuple[int, int]]:
+    """The squares of a rectangle or region."""
+    if isinstance(area, QRect):
+        return rect_squares(area)
+    return {sq for r in area for sq in rect_squares(r)}
+
+
+def bounds(area: Area) -> QRect:
+    return area if isinstance(area, QRect) else area.boundingRect()
+
+
+def region_of(squares: set[tuple[int, int]]) -> QRegion:
+    """The region made of these squares (one rectangle per run of a row)."""
+    region = QRegion()
+    for y in sorted({y for _, y in squares}):
+        xs = sorted(x for x, yy in squares if yy == y)
+        start = prev = xs[0]
+        for x in [*xs[1:], None]:
+            if x is not None and x == prev + 1:
+                prev = x
+                continue
+            region = region.united(QRect(start, y, prev - start + 1, 1))
+            if x is not None:
+                start = prev = x
+    return region
+
+
 Cells = dict[tuple[int, int], str]
 
 
-def copy_region(doc: MissionDocument, level: str, rect: QRect) -> tuple[Cells, list[tuple[str, Any]]]:
-    """Terrain and features of a region, relative to its top-left square (features deep-copied)."""
+def copy_region(doc: MissionDocument, level: str, area: Area) -> tuple[Cells, list[tuple[str, Any]]]:
+    """Terrain and features of a region, relative to its bounding top-left square (features deep-copied)."""
     lv = doc.level(level)
-    cells = {(x - rect.left(), y - rect.top()): lv.cell(x, y) for x, y in rect_squares(rect)}
+    rect = bounds(area)
+    inside = area_squares(area)
+    cells = {(x - rect.left(), y - rect.top()): lv.cell(x, y) for x, y in inside}
     feats = []
-    inside = rect_squares(rect)
     for kind, obj in features_in(doc.mission, level, inside):
         if isinstance(obj, Ladder) and not all(p[0] == level and (p[1], p[2]) in inside for p in places(kind, obj)):
             continue  # half a ladder cannot be pasted on its own
@@ -40,14 +79,33 @@ def copy_region(doc: MissionDocument, level: str, rect: QRect) -> tuple[Cells, l
     return cells, feats
 
 
-def delete_region(doc: MissionDocument, level: str, rect: QRect, text: str = "Delete selection",
+def delete_region(doc: MissionDocument, level: str, area: Area, text: str = "Delete selection",
                   parent: CompoundCommand | None = None) -> QUndoCommand:
     """Remove the features inside the region and turn its squares to wall."""
     cmd = CompoundCommand(text, parent)
-    for kind, obj in features_in(doc.mission, level, rect_squares(rect)):
+    squares = area_squares(area)
+    for kind, obj in features_in(doc.mission, level, squares):
         RemoveFeatureCommand(doc, kind, obj, cmd)
-    PaintTerrainCommand(doc, level, dict.fromkeys(rect_squares(rect), WALL), parent=cmd)
+    PaintTerrainCommand(doc, level, dict.fromkeys(squares, WALL), parent=cmd)
     return cmd
+
+
+def section_declarations(doc: MissionDocument, level: str, cells: Cells, sections: dict[str, Section],
+                         parent: CompoundCommand) -> Cells:
+    """Declare on level the sections that pasted cells use (copied from their own level): a code the level
+    lacks is declared as it was; one the level declares otherwise gets a free code. Returns the cells to paint."""
+    declared = doc.level(level).sections
+    used = set(declared)
+    renamed: dict[str, str] = {}
+    for code in sorted({c for c in cells.values() if c not in (WALL, UNSECTIONED)}):
+        source = sections.get(code)
+        if source is None or declared.get(code) == source:
+            continue
+        new = code if code not in used else free_section_code(used)
+        used.add(new)
+        renamed[code] = new
+        SetSectionCommand(doc, level, new, dataclasses.replace(source), parent)
+    return {sq: renamed.get(c, c) for sq, c in cells.items()} if renamed else cells
 
 
 def _fresh_ids(doc: MissionDocument, kind: str, obj: Any, taken: dict[str, set[str]]) -> Any:
@@ -70,10 +128,13 @@ def _fresh_ids(doc: MissionDocument, kind: str, obj: Any, taken: dict[str, set[s
 
 def paste_region(doc: MissionDocument, level: str, x: int, y: int, cells: dict[tuple[int, int], str],
                  features: list[tuple[str, Any]], text: str = "Paste", parent: CompoundCommand | None = None,
-                 keep_ids: bool = False) -> QUndoCommand:
-    """Paint copied terrain at (x, y) on a level (any level) and add the copied features there."""
+                 keep_ids: bool = False, sections: dict[str, Section] | None = None) -> QUndoCommand:
+    """Paint copied terrain at (x, y) on a level (any level) and add the copied features there; sections are the
+    declarations of the copied level, brought along where this level lacks them."""
     cmd = CompoundCommand(text, parent)
     lv = doc.level(level)
+    if sections:
+        cells = section_declarations(doc, level, cells, sections, cmd)
     PaintTerrainCommand(doc, level, {(x + dx, y + dy): c for (dx, dy), c in cells.items()}, parent=cmd)
     taken: dict[str, set[str]] = {}
     for kind, obj in features:
@@ -87,23 +148,25 @@ def paste_region(doc: MissionDocument, level: str, x: int, y: int, cells: dict[t
     return cmd
 
 
-def move_region(doc: MissionDocument, level: str, rect: QRect, dx: int, dy: int) -> QUndoCommand:
+def move_region(doc: MissionDocument, level: str, area: Area, dx: int, dy: int) -> QUndoCommand:
     """Cut the region and paste it (dx, dy) away on the same level; features keep their ids."""
-    cells, feats = copy_region(doc, level, rect)
+    cells, feats = copy_region(doc, level, area)
+    rect = bounds(area)
     cmd = CompoundCommand("Move selection")
-    delete_region(doc, level, rect, parent=cmd)
+    delete_region(doc, level, area, parent=cmd)
     paste_region(doc, level, rect.left() + dx, rect.top() + dy, cells, feats, parent=cmd, keep_ids=True)
     return cmd
 
 
-def rotate_region(doc: MissionDocument, level: str, rect: QRect) -> QUndoCommand:
-    """Turn the selection 90° clockwise about its top-left corner (the region's width and height swap)."""
-    cells, feats = copy_region(doc, level, rect)
+def rotate_region(doc: MissionDocument, level: str, area: Area) -> QUndoCommand:
+    """Turn the selection 90° clockwise about its bounding top-left corner (width and height swap)."""
+    cells, feats = copy_region(doc, level, area)
+    rect = bounds(area)
     h = rect.height()
     turned = {(h - 1 - y, x): c for (x, y), c in cells.items()}
     turned_feats = [(k, _rotate_feature(o, h)) for k, o in feats]
     cmd = CompoundCommand("Rotate selection")
-    delete_region(doc, level, rect, parent=cmd)
+    delete_region(doc, level, area, parent=cmd)
     paste_region(doc, level, rect.left(), rect.top(), turned, turned_feats, parent=cmd, keep_ids=True)
     return cmd
 

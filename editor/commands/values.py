@@ -38,5 +38,9 @@ class ChangeValueCommand(QUndoCommand):
         if (isinstance(other, ChangeValueCommand) and other.target is self.target and other.key == self.key
                 and isinstance(self.new, str) and isinstance(other.new, str)):
             self.new = other.new
+            self.setObsolete(not self.changes_anything())  # typed back to the old text: no step left
             return True
         return False
+
+    def changes_anything(self) -> bool:
+        return bool(self.old != self.new)

@@ -26,8 +26,8 @@ from editor.commands import CompoundCommand, ReplaceFeatureCommand
 from editor.commands.references import rename_references
 from editor.docks.schema_info import feature_enum
 from editor.document import MissionDocument
-from editor.features import KINDS, describe, feature_list, places
-from engine.mission.model import Ladder, Square
+from editor.features import KINDS, describe, feature_list, level_name, places
+from engine.mission.model import Ladder, Mission, Square
 
 ID_PATTERN = "[A-Za-z0-9_-]{1,32}"
 LETTER_PATTERN = "[A-Z]{1,2}"
@@ -50,9 +50,10 @@ REFERENCED = ("entry_areas", "exits", "objectives")
 Chosen = tuple[str, int]  # kind, index in its list
 
 
-def label(kind: str, obj: Any) -> str:
-    """'door D3 · upper 12,4' for the chooser and the header."""
+def label(kind: str, obj: Any, m: Mission | None = None) -> str:
+    """'door D3 · Upper level 12,4' for the chooser and the header (the level's name when the mission is given)."""
     level, x, y = places(kind, obj)[0]
+    level = level_name(m, level) if m is not None else level
     name = "Marine" if kind == "squad" else KINDS[kind]
     ident = getattr(obj, "id", None) or getattr(obj, "letter", None)
     return f"{name} {ident} · {level} {x},{y}" if ident else f"{name} · {level} {x},{y}"
@@ -130,7 +131,7 @@ class FeaturePanel(QWidget):
             self.candidates = [(k, i) for k, i in self.candidates if 0 <= i < len(feature_list(self.doc.mission, k))]
             self.chooser.clear()
             for kind, index in self.candidates:
-                self.chooser.addItem(label(kind, feature_list(self.doc.mission, kind)[index]))
+                self.chooser.addItem(label(kind, feature_list(self.doc.mission, kind)[index], self.doc.mission))
             here = self.current()
             self.chooser.setVisible(len(self.candidates) > 1)
             self.hint.setVisible(here is None)
@@ -157,12 +158,13 @@ class FeaturePanel(QWidget):
             self.widgets[name] = self._editor(kind, name)
             self.form.addRow(name.replace("_", " "), self.widgets[name])
         ends = ("top", "bottom") if kind == "ladders" else ("",)
-        levels = [lv.id for lv in self.doc.mission.levels_top_down()]
+        levels = self.doc.mission.levels_top_down()
         for end in ends:
             combo = QComboBox()
-            combo.addItems(levels)
+            for lv in levels:
+                combo.addItem(lv.name or lv.id, lv.id)  # the name shown, the id kept
             combo.setToolTip("The level it stands on")
-            combo.activated.connect(lambda _i, e=end, c=combo: self._move(e, level=c.currentText()))
+            combo.activated.connect(lambda _i, e=end, c=combo: self._move(e, level=c.currentData()))
             x, y = QSpinBox(), QSpinBox()
             for axis, spin in (("x", x), ("y", y)):
                 spin.setKeyboardTracking(False)  # one step per value typed, not per digit
@@ -199,7 +201,7 @@ class FeaturePanel(QWidget):
         return combo
 
     def _show(self, kind: str, obj: Any) -> None:
-        self.title.setText(f"<b>{label(kind, obj)}</b>")
+        self.title.setText(f"<b>{label(kind, obj, self.doc.mission)}</b>")
         for name in FIELDS[kind]:
             widget, value = self.widgets[name], getattr(obj, name)
             if isinstance(widget, QLineEdit):
@@ -219,9 +221,9 @@ class FeaturePanel(QWidget):
         for end, sq in ends:
             combo = self.widgets[f"{end}level"]
             assert isinstance(combo, QComboBox)
-            if combo.findText(sq.level) < 0:
-                combo.addItem(sq.level)
-            combo.setCurrentText(sq.level)
+            if combo.findData(sq.level) < 0:
+                combo.addItem(sq.level, sq.level)
+            combo.setCurrentIndex(combo.findData(sq.level))
             lv = self.doc.mission.level(sq.level)
             for axis, size in (("x", lv.width if lv else 0), ("y", lv.height if lv else 0)):
                 spin = self.widgets[f"{end}{axis}"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from editor.commands import ChangeValueCommand
+from editor.docks.schema_info import number_range
 from editor.document import MissionDocument
 from engine.mission.model import LimitedPool, Reinforcement, StartingBlips
 
-REINF_COLUMNS = ("from_turn", "to_turn", "per_turn", "entry_areas", "pool")
+REINF_COLUMNS = ("from_turn", "to_turn", "per_turn", "entry_areas", "pool", "every")
 
 
 def _ids(text: str) -> list[str]:
@@ -41,13 +42,13 @@ class GenestealersForm(QWidget):
         self.pool: dict[int, QSpinBox] = {}
         for n in (1, 2, 3):
             s = QSpinBox()
-            s.setRange(0, 99)
+            s.setRange(*number_range("genestealers", "pool", str(n)))
             s.setToolTip(f"Blips worth {n} Genestealer(s) in the pool")
             s.valueChanged.connect(self._pool)
             self.pool[n] = s
             form.addRow(f"Blips of {n}", s)
         self.cap = QSpinBox()
-        self.cap.setRange(1, 200)
+        self.cap.setRange(*number_range("genestealers", "model_cap"))
         self.cap.setToolTip("Most Genestealer models on the board at once")
         self.cap.valueChanged.connect(lambda v: self._set(self.doc.mission.genestealers, "model_cap", v))
         form.addRow("Model cap", self.cap)
@@ -60,7 +61,7 @@ class GenestealersForm(QWidget):
         self.limit_unit.setToolTip("Limit the total force by Genestealers or by blips")
         self.limit_unit.activated.connect(lambda _i: self._limit())
         self.limit_total = QSpinBox()
-        self.limit_total.setRange(0, 999)
+        self.limit_total.setRange(*number_range("genestealers", "limited", "total"))
         self.limit_total.setToolTip("The limit")
         self.limit_total.valueChanged.connect(lambda _v: self._limit())
         row = QHBoxLayout()
@@ -68,7 +69,7 @@ class GenestealersForm(QWidget):
         row.addWidget(self.limit_total)
         form.addRow("Total force", row)
         self.start_blips = QSpinBox()
-        self.start_blips.setRange(0, 99)
+        self.start_blips.setRange(*number_range("genestealers", "starting", "blips"))
         self.start_blips.setToolTip("Blips placed before the first turn")
         self.start_blips.valueChanged.connect(lambda _v: self._starting())
         self.start_areas = QLineEdit()
@@ -77,7 +78,7 @@ class GenestealersForm(QWidget):
         form.addRow("Starting blips", self.start_blips)
         form.addRow("…at entry areas", self.start_areas)
         self.table = QTableWidget(0, len(REINF_COLUMNS))
-        self.table.setHorizontalHeaderLabels(["from turn", "to turn", "per turn", "entry areas", "pool"])
+        self.table.setHorizontalHeaderLabels(["from turn", "to turn", "per turn", "entry areas", "pool", "every"])
         self.table.setToolTip("Reinforcement schedule: blips per turn from which entry areas; "
                               "blank 'to turn' = until the end")
         self.table.itemChanged.connect(self._reinf_changed)
@@ -118,10 +119,11 @@ class GenestealersForm(QWidget):
         self.table.setRowCount(len(g.reinforcements))
         for r, rf in enumerate(g.reinforcements):
             values = (rf.from_turn, "" if rf.to_turn is None else rf.to_turn, rf.per_turn,
-                      ", ".join(rf.entry_areas), rf.pool)
+                      ", ".join(rf.entry_areas), rf.pool, rf.every)
             for c, v in enumerate(values):
                 item = QTableWidgetItem(str(v))
-                item.setToolTip("pool: limited or unlimited" if c == 4 else "")
+                item.setToolTip("pool: limited or unlimited" if c == 4 else
+                                "every Nth turn of the row's range (1: every turn)" if c == 5 else "")
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         # A reinforcement needs an entry area to arrive at (the schema wants at least one).
@@ -153,11 +155,13 @@ class GenestealersForm(QWidget):
             return
         rows = []
         for r in range(self.table.rowCount()):
-            cells = [(cell.text().strip() if (cell := self.table.item(r, c)) else "") for c in range(5)]
+            cells = [(cell.text().strip() if (cell := self.table.item(r, c)) else "")
+                     for c in range(len(REINF_COLUMNS))]
             try:
                 rows.append(Reinforcement(int(cells[0]), int(cells[2]), _ids(cells[3]),
                                           int(cells[1]) if cells[1] else None,
-                                          "unlimited" if cells[4] == "unlimited" else "limited"))
+                                          "unlimited" if cells[4] == "unlimited" else "limited",
+                                          max(1, int(cells[5])) if cells[5] else 1))
             except ValueError:
                 self.note.setText(f"row {r + 1}: turns and blips per turn are whole numbers")
                 self.refresh()  # put the table back as the model has it
@@ -178,7 +182,9 @@ class GenestealersForm(QWidget):
         if not areas:
             self.note.setText("Place an entry area on the map first: reinforcements arrive at one")
             return
-        self._set(g, "reinforcements", [*g.reinforcements, Reinforcement(start, 2, areas)])
+        # A limited row with no limit set would draw without end (POOL-NO-LIMIT): a new row follows the pool.
+        pool: Literal["limited", "unlimited"] = "limited" if g.limited is not None else "unlimited"
+        self._set(g, "reinforcements", [*g.reinforcements, Reinforcement(start, 2, areas, pool=pool)])
 
     def remove_row(self) -> None:
         g = self.doc.mission.genestealers

@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSpinBox,
     QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -26,6 +28,7 @@ from editor.docks.genestealers_form import GenestealersForm
 from editor.docks.schema_info import rule_options
 from editor.docks.squad_form import SquadForm
 from editor.document import DELETE, MissionDocument
+from engine.rules.options import explain_options
 
 DEFAULT = "(default)"
 # One example per victory kind of the schema; the designer edits the numbers in the JSON below.
@@ -33,7 +36,7 @@ TEMPLATES: dict[str, dict[str, Any]] = {
     "escape": {"kind": "escape", "via": ["exit"], "win_at": 2, "draw_at": 1},
     "marines_eliminated": {"kind": "marines_eliminated"},
     "turn_limit": {"kind": "turn_limit", "turn": 12, "result": "genestealers"},
-    "objective_carried": {"kind": "objective_carried", "objective": "OBJ1", "result": "marines"},
+    "objective_carried": {"kind": "objective_carried", "objective": "OBJ1", "to": {"exit": "X1"}, "result": "marines"},
     "section_flamed": {"kind": "section_flamed", "level": "upper", "section": "a", "result": "marines"},
     "objective_flamed": {"kind": "objective_flamed", "objective": "OBJ1", "result": "marines"},
 }
@@ -71,7 +74,19 @@ class MissionForm(QWidget):
             widget.setToolTip(spec.get("description", name))
             self.options[name] = widget
             form.addRow(name.replace("_", " "), widget)
+        form.addRow(QLabel("<b>Rules in force</b> (what a game of this mission plays with, and why)"))
+        self.in_force = QTreeWidget()
+        self.in_force.setHeaderLabels(["option", "value", "from"])
+        self.in_force.setRootIsDecorated(False)
+        self.in_force.setMinimumHeight(220)
+        self.in_force.setToolTip("Read-only: each option's value in a game of this mission and where it comes "
+                                 "from (the ruleset's default, the options above, or what the mission holds: "
+                                 "a pitfall makes the Pitfall ladder rule the default)")
+        form.addRow(self.in_force)
         doc.propertiesChanged.connect(self.refresh)
+        # Features change a default too (a pitfall switches the ladder rule).
+        doc.featuresChanged.connect(self.refresh_in_force)
+        doc.missionReplaced.connect(self.refresh_in_force)
         self.refresh()
 
     def _option_widget(self, name: str, spec: dict[str, Any]) -> QWidget:
@@ -108,6 +123,24 @@ class MissionForm(QWidget):
             elif isinstance(w, QSpinBox):
                 w.setValue(w.minimum() if value is DELETE or value is None else int(value))  # type: ignore[call-overload]
         self._loading = False
+        self.refresh_in_force()
+
+    def refresh_in_force(self) -> None:
+        """The ruleset and every option in force, with its source (engine.rules.options.explain_options)."""
+        m = self.doc.mission
+        rows = [("ruleset", m.ruleset, "mission")]
+        try:
+            rows += [(o.name, o.value, f"{o.source} ({o.why})" if o.why else o.source) for o in explain_options(m)]
+        except ValueError as exc:  # an option the schema refuses: the validation list says which
+            rows.append(("(options)", "?", str(exc)))
+        self.in_force.clear()
+        for name, value, source in rows:
+            shown = value if isinstance(value, str) else json.dumps(value)
+            item = QTreeWidgetItem([name, shown, source])
+            item.setToolTip(2, source)
+            self.in_force.addTopLevelItem(item)
+        for c in range(3):
+            self.in_force.resizeColumnToContents(c)
 
     def _push(self, target: Any, key: str, value: Any) -> None:
         if not self._loading:

@@ -36,3 +36,29 @@ def feature_enum(kind: str, field: str) -> list[str]:
     if ref.startswith("#/$defs/"):
         spec = root["$defs"][ref.removeprefix("#/$defs/")]
     return list(spec["enum"])
+
+
+def _node(path: tuple[str, ...]) -> dict[str, Any]:
+    """The schema of the value at path: property names from the root, "[]" for a list's items; $refs followed."""
+    root = schema()
+    node: dict[str, Any] = root
+    for key in (*path, ""):
+        ref = node.get("$ref", "")
+        if ref.startswith("#/$defs/"):
+            node = root["$defs"][ref.removeprefix("#/$defs/")]
+        if key:
+            node = node["items"] if key == "[]" else node["properties"][key]
+    return node
+
+
+def number_range(*path: str) -> tuple[int, int]:
+    """The least and greatest whole number the schema allows at path, e.g. ("genestealers", "model_cap"): the
+    forms' spin boxes take their ranges from here."""
+    node = _node(path)
+    return int(node["minimum"]), int(node["maximum"])
+
+
+def most_items(*path: str) -> int:
+    """How many items the schema allows in the list (or characters in the text) at path."""
+    node = _node(path)
+    return int(node.get("maxItems", node.get("maxLength", 0)))

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.commands import AddFeatureCommand, ChangeValueCommand, RemoveFeatureCommand, ReplaceFeatureCommand
-from editor.docks.schema_info import marine_enum
+from editor.docks.schema_info import marine_enum, number_range
 from editor.document import MissionDocument
 from editor.features import next_id
 from engine.mission.model import FACINGS, Marine
@@ -55,7 +55,7 @@ class SquadForm(QWidget):
         remove.setToolTip("Remove the selected Marine")
         remove.clicked.connect(self.remove_marine)
         self.psi = QSpinBox()
-        self.psi.setRange(0, 99)
+        self.psi.setRange(*number_range("marines", "psi_points"))
         self.psi.setToolTip("Psi points of the Archivist")
         self.psi.valueChanged.connect(self._psi)
         row = QHBoxLayout()

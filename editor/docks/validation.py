@@ -8,14 +8,20 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 
 from editor import palette
 from editor.document import MissionDocument
-from engine.mission import Issue
+from editor.features import level_name
+from engine.mission import Issue, Mission
 
 
-def where(issue: Issue) -> str:
-    """'upper:12,10', 'upper' for a level without squares, '—' for the mission as a whole."""
+def where(issue: Issue, mission: Mission | None = None) -> str:
+    """'Upper level 12,10' (the level's name), the level alone when the issue has no square, '—' for the mission
+    as a whole."""
     if issue.level is None:
         return "—"
-    return issue.location() if issue.squares else issue.level
+    name = level_name(mission, issue.level) if mission is not None else issue.level
+    if issue.squares:
+        x, y = issue.squares[0]
+        return f"{name} {x},{y}"
+    return name
 
 
 class ValidationPanel(QWidget):
@@ -59,7 +65,7 @@ class ValidationPanel(QWidget):
         else:
             self.summary.setText(f"{errors} error(s), {warnings} warning(s)")
         for issue in issues:
-            item = QTreeWidgetItem(["●", issue.rule, where(issue), issue.message])
+            item = QTreeWidgetItem(["●", issue.rule, where(issue, self.doc.mission), issue.message])
             colour = QColor(palette.ERROR if issue.severity == "error" else palette.WARNING)
             item.setForeground(0, colour)
             item.setToolTip(3, f"{issue.message}\n{issue.path} ({issue.severity})")

@@ -145,5 +145,7 @@ class HeatmapPanel(QWidget):
                 y, x = np.unravel_index(int(np.argmax(g)), g.shape)
                 best = (lv, int(x), int(y))
         total = sum(float(g.sum()) for g in per_level.values())
-        where = f"; hottest square {best[0]} ({best[1]}, {best[2]}): {vmax:.3g}" if best else ""
+        lv = self.lab_map.doc.mission.level(best[0]) if best else None
+        name = (lv.name or lv.id) if lv is not None else (best[0] if best else "")
+        where = f"; hottest square {name} ({best[1]}, {best[2]}): {vmax:.3g}" if best else ""
         return f"{total:.3g} {UNITS[self.kind]} in all{where}. Over {self.run.stats.games} games."

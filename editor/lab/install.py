@@ -12,8 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMainWindow, QProgressBar, QPushButton, QSizePolicy, QWidget
+from PySide6.QtGui import QCloseEvent, QHideEvent, QKeySequence, QShowEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QWidget,
+)
 
 from editor import settings
 from editor.document import MissionDocument
@@ -43,12 +52,32 @@ class LabWindow(QMainWindow):
         self.lab = LabWidget(doc)
         scene = getattr(self.window_, "scene", None)
         if callable(scene):
-            self.lab.lab_map.mirrors.append(scene)
+            # The editor's map shows the lab's heatmaps and replays while the lab is open, not after.
+            self.lab.lab_map.mirrors.append(lambda level: scene(level) if self.isVisible() else None)
         self.setCentralWidget(self.lab)  # deletes the previous lab widget
-        self.setWindowTitle(f"Balance lab — {doc.display_name()} — hulkforge")
+        self._retitle()
+        doc.fileChanged.connect(self._retitle)
         status = getattr(self.window_, "lab_status", None)
         if isinstance(status, LabStatus):
             status.follow(self.lab)
+
+    def _retitle(self, *_args: object) -> None:
+        if self.lab is not None:
+            self.setWindowTitle(f"Balance lab — {self.lab.doc.display_name()} — hulkforge")
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.lab is not None:
+            self.lab.heatmaps.apply()  # back on the editor's map
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        scene = getattr(self.window_, "scene", None)
+        if self.lab is not None and callable(scene):
+            for level in self.lab.lab_map.level_ids():
+                sc = scene(level)
+                if sc is not None:
+                    sc.clear_overlays()
 
     def open(self) -> None:
         """Show the window in front."""
@@ -123,7 +152,12 @@ def install(window: Any) -> LabWindow:
     geometry = settings.settings().value("lab/geometry")
     if geometry is not None:
         lab_window.restoreGeometry(geometry)  # type: ignore[arg-type]
-    menu = window.menuBar().addMenu("&Lab")
+    menu = QMenu("&Lab", window)
+    help_menu = getattr(window, "help_menu", None)
+    if isinstance(help_menu, QMenu):  # Help stays the last menu
+        window.menuBar().insertMenu(help_menu.menuAction(), menu)
+    else:
+        window.menuBar().addMenu(menu)
     act = menu.addAction("&Balance lab")
     act.setShortcut(QKeySequence("Ctrl+L"))
     act.setToolTip("Show the balance lab: simulate batches of this mission")

@@ -29,6 +29,7 @@ from editor.lab.heatmaps import HeatmapPanel
 from editor.lab.jobs import BatchThread
 from editor.lab.lab_files import LabFiles
 from editor.lab.lab_map import LabMap
+from editor.lab.levers_panel import add_levers_tab
 from editor.lab.options_table import check_settings, split_settings
 from editor.lab.replay import ReplayPanel
 from editor.lab.run_panel import RunPanel
@@ -83,6 +84,7 @@ class LabWidget(LabFiles, QWidget):
         self.tabs.addTab(self.compare, "Compare")
         self.tabs.addTab(self.sweep, "Sweep")
         add_tune_tabs(self)
+        add_levers_tab(self)
         self.map_tab = map_split
 
         buttons = QHBoxLayout()
@@ -267,6 +269,10 @@ class LabWidget(LabFiles, QWidget):
         self.run_panel.set_running(False)
         for b in (self.compare.run_button, self.sweep.run_button):
             b.setEnabled(True)
+        runs = self.job_runs
+        # The last word of the job for whoever shows its progress (the editor's status bar), as the run panel has it.
+        self.progressChanged.emit(sum(r.done for r in runs), sum(r.spec.games for r in runs),
+                                  self.run_panel.status.text())
         if job is not None:
             # `finished` arrives while the thread is still unwinding; it must end before it may be freed.
             # Kept (Python owns it) rather than deleteLater'd: a pending deferred delete of a QThread at
@@ -290,10 +296,13 @@ class LabWidget(LabFiles, QWidget):
         runs = self.job_runs
         done = sum(r.done for r in runs)
         self.run_panel.progress.setValue(done)
-        current = next((r for r in runs if r.running and r.done), runs[-1] if runs else None)
+        # The batch being played (else the last that played): its line, and for several batches the total the bar
+        # shows, so the bar and the line never tell two stories.
+        current = next((r for r in runs if r.running and r.done), None) or next(
+            (r for r in reversed(runs) if r.done), runs[0] if runs else None)
         if current is not None:
             prefix = f"{current.label}: " if len(runs) > 1 else ""
-            self.run_panel.show_message(prefix + current.state_text() + self._job_eta(runs))
+            self.run_panel.show_message(self._job_total(runs) + prefix + current.state_text() + self._job_eta(runs))
         if self.job is not None:
             self.progressChanged.emit(done, sum(r.spec.games for r in runs), self.run_panel.status.text())
         if self.job_kind == "batch" and self.run is not None:
@@ -303,6 +312,12 @@ class LabWidget(LabFiles, QWidget):
         elif self.job_kind == "sweep":
             self.sweep.show_runs(runs)
 
+    @staticmethod
+    def _job_total(runs: list[LabRun]) -> str:
+        if len(runs) < 2:
+            return ""
+        return f"all: {sum(r.done for r in runs)}/{sum(r.spec.games for r in runs)} games — "
+
     def _job_eta(self, runs: list[LabRun]) -> str:
         if len(runs) < 2 or self.job is None:
             return ""
@@ -311,7 +326,7 @@ class LabWidget(LabFiles, QWidget):
         spent = sum(r.elapsed() for r in runs if r.done)
         if not done:
             return ""
-        return f" — all: {done}/{total}, about {format_seconds(spent / done * (total - done))} left"
+        return f" — all: about {format_seconds(spent / done * (total - done))} left"
 
     def show_run(self, run: LabRun, listing: bool = True) -> None:
         """Charts, heatmaps and the game list (listing=False while it runs: only new games are appended, as a

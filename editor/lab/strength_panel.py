@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QWidget,
@@ -28,6 +29,8 @@ from editor.lab.engine_job import EngineJob, JobPanel
 from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot
 from engine.sim import BatchSpec
 from engine.tune.strength import Cell, StrengthReport, pairings
+
+DEFAULT_GAMES = 400  # per pairing: 9 or 16 pairings make a check of a few thousand games
 
 
 class StrengthPanel(JobPanel):
@@ -50,8 +53,13 @@ class StrengthPanel(JobPanel):
         browse.clicked.connect(self._browse)
         self.full = QCheckBox("every pairing (else equal strengths only)")
         self.full.setChecked(True)
+        self.games = QSpinBox()
+        self.games.setRange(10, 1_000_000)
+        self.games.setSingleStep(100)
+        self.games.setValue(DEFAULT_GAMES)
+        self.games.setToolTip("Games played for each pairing of players (its own count, not the run panel's)")
         self.progress = QProgressBar()
-        self.verdict = QLabel("Games per pairing, seed and workers come from the run panel.")
+        self.verdict = QLabel("Seed, mission and workers come from the run panel.")
         self.verdict.setWordWrap(True)
         self.table = QTableWidget(0, 0)
         self.cellDone.connect(self._cell)
@@ -62,6 +70,7 @@ class StrengthPanel(JobPanel):
         row.addWidget(browse)
         form.addRow("Tuned players", row)
         form.addRow(self.full)
+        form.addRow("Games per pairing", self.games)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -85,7 +94,7 @@ class StrengthPanel(JobPanel):
             return False
         try:
             tuned = load_weights_file(self.weights.text().strip()) if self.weights.text().strip() else {}
-            base = self.spec_source()
+            base = self.spec_source().with_changes(games=self.games.value())
         except ValueError as exc:
             self.verdict.setText(f"<span style='color:#b71c1c'>{exc}</span>")
             return False

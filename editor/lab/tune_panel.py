@@ -66,9 +66,12 @@ class TunePanel(JobPanel):
         self.param2.addItems([NONE, *names])
         self.range2 = QLineEdit()
         for combo, edit in ((self.param1, self.range1), (self.param2, self.range2)):
+            # Any number of the mission by its path may be typed (genestealers.limited.total).
+            combo.setEditable(True)
+            combo.setToolTip("a parameter: pick one, or type any path of the mission (hulkforge tune --list-params)")
             edit.setToolTip("the range searched, LO..HI")
-            combo.currentTextChanged.connect(lambda name, e=edit: e.setText(_default_range(name)))
-        self.range1.setText(_default_range(self.param1.currentText()))
+            combo.currentTextChanged.connect(lambda name, e=edit: e.setText(self._default_range(name)))
+        self.range1.setText(self._default_range(self.param1.currentText()))
         self.range2.setEnabled(False)
         self.param2.currentTextChanged.connect(lambda name: self.range2.setEnabled(name != NONE))
         self.target = QDoubleSpinBox()
@@ -123,7 +126,25 @@ class TunePanel(JobPanel):
             if self.param2.currentText() == self.param1.currentText():
                 raise ValueError("choose two different parameters")
             texts.append(f"{self.param2.currentText()}={self.range2.text().strip()}")
-        return [parse_param(t) for t in texts]
+        doc = self.mission_doc()
+        return [parse_param(t.removesuffix("="), doc) for t in texts]
+
+    def open_param(self, name: str, lo: int | None = None, hi: int | None = None) -> None:
+        """Put `name` in the first parameter (a lever chosen in Levers), with a range when given."""
+        self.param1.setCurrentText(name)
+        if lo is not None and hi is not None:
+            self.range1.setText(f"{lo}..{hi}")
+        self.param2.setCurrentText(NONE)
+
+    def _default_range(self, name: str) -> str:
+        """'LO..HI' of the range a parameter gets when none is typed ('' for a choice or an unknown name)."""
+        if name in VALID_RANGES:
+            return _default_range(name)
+        try:
+            p = parse_param(name, self.mission_doc())
+        except (ValueError, KeyError):
+            return ""
+        return "" if p.choices else f"{p.lo:g}..{p.hi:g}"
 
     def start(self) -> bool:
         """Start the tune of the form (False, with the reason shown, when it cannot)."""
@@ -141,12 +162,10 @@ class TunePanel(JobPanel):
         self.save_button.setEnabled(False)
         self.progress.setRange(0, self.budget.value())
         self.progress.setValue(0)
-        from engine.tune.search import tune
-
         job = EngineJob(functools.partial(
-            tune, base, params, target=self.target.value(), tolerance=self.tolerance.value(),
-            budget=self.budget.value(), backend=opts.get("backend", "local"), workers=opts.get("workers"),
-            scheduler=opts.get("scheduler"), on_step=self.stepped.emit))
+            _tune_then_lever, base, params, self.mission_doc(), target=self.target.value(),
+            tolerance=self.tolerance.value(), budget=self.budget.value(), backend=opts.get("backend", "local"),
+            workers=opts.get("workers"), scheduler=opts.get("scheduler"), on_step=self.stepped.emit))
         job.progressed.connect(self.progress.setValue)
         job.done.connect(self._done)
         self._message(f"Tuning {', '.join(p.name for p in params)} to {100 * self.target.value():.1f}% ± "
@@ -183,6 +202,9 @@ class TunePanel(JobPanel):
             self._message(f"{head}: {result.message}. {result.spent} games, {result.seconds:.1f} s.",
                           error=not result.ok and result.status != "cancelled")
             self.save_button.setEnabled(result.ok)
+            if result.status != "cancelled":  # a search that ends early is done: the bar says so
+                self.progress.setRange(0, max(1, result.spent))
+                self.progress.setValue(max(1, result.spent))
         self._draw()
         self.finished.emit(result)
 
@@ -255,6 +277,21 @@ class TunePanel(JobPanel):
         if d["hit"].any():
             plot.addItem(pg.ScatterPlotItem(d["x"][d["hit"]], d["rate"][d["hit"]], size=16, symbol="star",
                                             brush=pg.mkBrush("#2e7d32"), pen=pg.mkPen(FOREGROUND, width=0.5)))
+
+
+def _tune_then_lever(base: BatchSpec, params: list[TunedParam], doc: dict[str, Any], **kw: Any) -> TuneResult:
+    """The tune; when one parameter cannot reach the target, the levers at its closest value name a second one
+    (100 games a step, as the command line does)."""
+    from engine.tune.levers import second_lever
+    from engine.tune.search import tune
+
+    result = tune(base, params, **kw)
+    if result.status == "out_of_reach" and len(params) == 1:
+        result.message += "; " + second_lever(
+            base, doc, result, games=100, backend=kw.get("backend", "local"), workers=kw.get("workers"),
+            scheduler=kw.get("scheduler"), mission_arg=base.mission or "MISSION", cancel=kw.get("cancel"),
+            on_games=kw.get("on_games"))
+    return result
 
 
 def _default_range(name: str) -> str:

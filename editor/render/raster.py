@@ -124,7 +124,7 @@ def render_mission(
     if fmt == "svg":
         return export_svg(mission, path, levels, pal, paper)
     ids = pick_levels(mission, levels)
-    targets = [Path(path)] if fmt == "pdf" else level_paths(path, ids, len(mission.levels) > 1)
+    targets = [Path(path)] if fmt == "pdf" else level_paths(path, mission, ids)
     check_targets(targets)
     _app()
     sheets = pages(mission, ids, pal, paper)

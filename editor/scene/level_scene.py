@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRect, QRectF, QTimer
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtGui import QColor, QRegion
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem
 
 from editor import palette
 from editor.document import MissionDocument
@@ -97,7 +97,29 @@ class LevelScene(QGraphicsScene):
 
     # --- display options ---------------------------------------------------------------------
     def set_show_below(self, show: bool) -> None:
-        self.ghost.setVisible(show)
+        self._show_below = show
+        self.ghost.setVisible(show and not self.hidden)
+
+    hidden = False
+    _show_below = False
+    _hidden_note: QGraphicsSimpleTextItem | None = None
+
+    def set_hidden(self, hidden: bool) -> None:
+        """A hidden level (Levels panel) keeps its tab, as a hidden layer keeps its row in Tiled: its map is not
+        drawn, and a line says why."""
+        if hidden == self.hidden:
+            return
+        self.hidden = hidden
+        for item in (self.terrain, self.features, self.names, self.heatmap, self.issue_marks, self.selection,
+                     self.tokens, self.game_marks):
+            item.setVisible(not hidden)
+        self.ghost.setVisible(self._show_below and not hidden)
+        if self._hidden_note is None:
+            self._hidden_note = self.addSimpleText("Hidden: tick Show in the Levels panel to draw this level")
+            self._hidden_note.setBrush(QColor(palette.FLOOR))
+            self._hidden_note.setScale(2.0)
+            self._hidden_note.setPos(S, S)
+        self._hidden_note.setVisible(hidden)
 
     def set_below_opacity(self, opacity: float) -> None:
         self.ghost.setOpacity(opacity)
@@ -106,8 +128,8 @@ class LevelScene(QGraphicsScene):
         self.terrain.show_grid = show
         self.terrain.update()
 
-    def set_selection(self, rect: QRect | None) -> None:
-        self.selection.set_rect(rect)
+    def set_selection(self, area: QRegion | None) -> None:
+        self.selection.set_area(area)
 
     def set_anchor(self, square: tuple[int, int] | None, text: str = "") -> None:
         """Mark where the first end of a two-click feature went (None removes the mark)."""

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
-from PySide6.QtCore import QLineF, QRect, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPen
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPainterPath, QPen, QRegion
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from editor import palette
@@ -129,30 +129,36 @@ class IssueMarksItem(_SquaresItem):
 
 
 class SelectionItem(_SquaresItem):
-    """The selected rectangle of squares (dashed) or a paste/move ghost."""
+    """The selected squares (any shape: added to and cut from), tinted and outlined with a dashed line."""
 
     def __init__(self) -> None:
         super().__init__(40)
-        self.rect: QRect | None = None
+        self.area: QRegion | None = None
+        self._outline = QPainterPath()
 
-    def set_rect(self, rect: QRect | None) -> None:
-        self.rect = rect
-        if rect is None:
+    def set_area(self, area: QRegion | None) -> None:
+        self.area = area
+        if area is None or area.isEmpty():
+            self.area = None
             self._set_bounds([])
         else:
-            self._set_bounds([(rect.left(), rect.top()), (rect.right(), rect.bottom())])
+            r = area.boundingRect()
+            self._set_bounds([(r.left(), r.top()), (r.right(), r.bottom())])
+            path = QPainterPath()
+            for part in area:
+                path.addRect(QRectF(part.left() * S, part.top() * S, part.width() * S, part.height() * S))
+            self._outline = path.simplified()  # one outline around the squares, not one box per run
         self.update()
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
-        if self.rect is None:
+        if self.area is None:
             return
-        r = self.rect
         colour = QColor(palette.SELECTION)
         fill = QColor(colour)
         fill.setAlpha(45)
         p.setBrush(fill)
         p.setPen(QPen(colour, 2.5, Qt.PenStyle.DashLine))
-        p.drawRect(QRectF(r.left() * S, r.top() * S, r.width() * S, r.height() * S))
+        p.drawPath(self._outline)
 
 
 class PreviewItem(_SquaresItem):

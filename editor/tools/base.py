@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QUndoCommand
+from PySide6.QtGui import QRegion, QUndoCommand
 
 from editor.document import MissionDocument
-from editor.features import feature_list
+from editor.features import feature_list, level_name
 from engine.mission import Issue
+from engine.mission.model import Section
 from engine.mission.placement import placement_issues
 
 if TYPE_CHECKING:
@@ -40,6 +41,9 @@ class Clipboard:
     cells: dict[tuple[int, int], str]
     features: list[tuple[str, Any]] = field(default_factory=list)
     level: str = ""
+    x: int = 0  # where the region was copied from (Paste in Place puts it back there)
+    y: int = 0
+    sections: dict[str, Section] = field(default_factory=dict)  # the copied level's, for the codes it holds
 
 
 class ToolContext:
@@ -48,12 +52,13 @@ class ToolContext:
     def __init__(self, doc: MissionDocument) -> None:
         self.doc = doc
         self.options = ToolOptions()
-        self.selection: tuple[str, QRect] | None = None
+        self.selection: tuple[str, QRegion] | None = None  # a level and its selected squares
         self.clipboard: Clipboard | None = None
         self.show_level: Callable[[str], None] = lambda level: None
         self.message: Callable[[str], None] = lambda text: None
         self.selection_changed: Callable[[], None] = lambda: None
         self.scene_of: Callable[[str], LevelScene | None] = lambda level: None
+        self.context_menu: Callable[[str, int, int], None] = lambda level, x, y: None  # right click, Select tool
         self.locked: set[str] = set()  # levels locked in the Levels panel: no tool edits them
         self._base_rev = -1
         self._base: set[Issue] = set()
@@ -65,13 +70,18 @@ class ToolContext:
     def editable(self, level: str) -> bool:
         """Whether tools may change this level; if it is locked, say so."""
         if level in self.locked:
-            self.message(f"level {level} is locked (Levels panel): unlock it to edit")
+            self.message(f"level {level_name(self.doc.mission, level)} is locked (Levels panel): unlock it to edit")
             return False
         return True
 
-    def set_selection(self, level: str | None, rect: QRect | None) -> None:
-        self.selection = None if level is None or rect is None or rect.isEmpty() else (level, rect.normalized())
+    def set_selection(self, level: str | None, area: QRect | QRegion | None) -> None:
+        region = QRegion(area.normalized()) if isinstance(area, QRect) else area
+        self.selection = None if level is None or region is None or region.isEmpty() else (level, region)
         self.selection_changed()
+
+    def selected_on(self, level: str) -> QRegion | None:
+        """The selected squares when the selection is on this level."""
+        return self.selection[1] if self.selection is not None and self.selection[0] == level else None
 
     def new_issues_if_added(self, kind: str, obj: Any) -> list[Issue]:
         """Placement issues that adding `obj` would create: validates a shallow hypothetical copy (~1 ms)."""

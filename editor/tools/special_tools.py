@@ -5,11 +5,21 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
+from PySide6.QtGui import QRegion
 
 from editor.commands import AddFeatureCommand, RemoveFeatureCommand, SetRandomSetupCommand
-from editor.commands.region import copy_region, delete_region, move_region, paste_region, rotate_region
-from editor.features import features_at, next_id
+from editor.commands.region import (
+    area_squares,
+    bounds,
+    copy_region,
+    delete_region,
+    move_region,
+    paste_region,
+    region_of,
+    rotate_region,
+)
+from editor.features import feature_list, features_at, next_id, places
 from editor.tools.base import Clipboard, Tool
 from engine.mission.model import WALL, Ladder, RandomSetup, Square
 
@@ -56,7 +66,7 @@ class LadderTool(Tool):
                                                                          Square(below.id, x, y))))
             return
         self._set_pending(top)
-        self.ctx.message(f"ladder top at {x},{y}: now click the bottom end on {below.id} (Esc cancels)")
+        self.ctx.message(f"ladder top at {x},{y}: now click the bottom end on {below.name or below.id} (Esc cancels)")
         self.ctx.show_level(below.id)
 
     def _set_pending(self, top: Square | None) -> None:
@@ -92,8 +102,9 @@ class LadderTool(Tool):
             self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
 
     def cancel(self) -> None:
-        self._set_pending(None)
-        self.ctx.message("ladder cancelled")
+        if self.pending is not None:  # New, Open and Esc with nothing half-made say nothing
+            self._set_pending(None)
+            self.ctx.message("ladder cancelled")
 
     def deactivate(self) -> None:
         self._set_pending(None)
@@ -131,8 +142,9 @@ class ZoneTool(Tool):
 class SelectTool(Tool):
     name = "Select"
     shortcut = "V"
-    tip = ("Drag to select a region; drag inside the selection to move it. Ctrl+C/Ctrl+V copy and paste "
-           "(onto any level, at the mouse), Del deletes, Ctrl+R rotates the selection.")
+    tip = ("Drag to select a region; Shift+drag adds to it, Ctrl+drag takes away from it; drag inside the "
+           "selection to move it. Ctrl+C/Ctrl+V copy and paste (onto any level, at the mouse; Ctrl+Shift+V in "
+           "place), Del deletes, Ctrl+R rotates the selection.")
     cursor = Qt.CursorShape.ArrowCursor
     edits = False  # selecting is fine on a locked level; moving the selection asks (see release)
 
@@ -140,20 +152,37 @@ class SelectTool(Tool):
         super().__init__(ctx)
         self._start: tuple[int, int] | None = None
         self._moving = False
+        self._base: QRegion | None = None  # the selection a Shift/Ctrl drag adds to or cuts from
+        self._subtract = False
         self.hover_square: tuple[str, int, int] | None = None
 
-    def _sel_rect(self, level: str) -> QRect | None:
-        sel = self.ctx.selection
-        return sel[1] if sel and sel[0] == level else None
-
     def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        if button == Qt.MouseButton.RightButton:
+            self.ctx.context_menu(scene.level_id, x, y)
+            return
         if button != Qt.MouseButton.LeftButton:
             return
-        rect = self._sel_rect(scene.level_id)
+        area = self.ctx.selected_on(scene.level_id)
         self._start = (x, y)
-        self._moving = rect is not None and rect.contains(x, y)
+        add = bool(mods & Qt.KeyboardModifier.ShiftModifier)
+        self._subtract = bool(mods & Qt.KeyboardModifier.ControlModifier) and not add
+        # As in Tiled: Shift adds to the selection, Ctrl takes away from it; a plain drag starts afresh.
+        self._base = area if (add or self._subtract) else None
+        self._moving = self._base is None and area is not None and area.contains(QPoint(x, y)) and not (
+            add or self._subtract)
         if not self._moving:
-            self.ctx.set_selection(scene.level_id, QRect(x, y, 1, 1))
+            self._drag_to(scene.level_id, x, y)
+
+    def _drag_to(self, level: str, x: int, y: int) -> None:
+        assert self._start is not None
+        sx, sy = self._start
+        rect = QRect(min(sx, x), min(sy, y), abs(x - sx) + 1, abs(y - sy) + 1)
+        if self._base is None:
+            self.ctx.set_selection(level, rect if not self._subtract else None)
+        elif self._subtract:
+            self.ctx.set_selection(level, self._base.subtracted(QRegion(rect)))
+        else:
+            self.ctx.set_selection(level, self._base.united(rect))
 
     def move(self, scene: LevelScene, x: int, y: int, buttons: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
         self.hover_square = (scene.level_id, x, y)
@@ -162,23 +191,22 @@ class SelectTool(Tool):
             return
         sx, sy = self._start
         if self._moving:
-            rect = self._sel_rect(scene.level_id)
-            if rect is not None:
-                ghost = rect.translated(x - sx, y - sy)
-                scene.set_preview([(i, j) for i in range(ghost.left(), ghost.right() + 1)
-                                   for j in range(ghost.top(), ghost.bottom() + 1)], True)
+            area = self.ctx.selected_on(scene.level_id)
+            if area is not None:
+                scene.set_preview([(i + x - sx, j + y - sy) for i, j in area_squares(area)], True)
             return
-        self.ctx.set_selection(scene.level_id, QRect(min(sx, x), min(sy, y), abs(x - sx) + 1, abs(y - sy) + 1))
+        self._drag_to(scene.level_id, x, y)
 
     def release(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
         if self._start is None:
             return
         sx, sy = self._start
         self._start = None
-        rect = self._sel_rect(scene.level_id)
-        if self._moving and rect is not None and (x, y) != (sx, sy) and self.ctx.editable(scene.level_id):
-            self.ctx.push(move_region(self.doc, scene.level_id, rect, x - sx, y - sy))
-            self.ctx.set_selection(scene.level_id, rect.translated(x - sx, y - sy))
+        self._base = None
+        area = self.ctx.selected_on(scene.level_id)
+        if self._moving and area is not None and (x, y) != (sx, sy) and self.ctx.editable(scene.level_id):
+            self.ctx.push(move_region(self.doc, scene.level_id, area, x - sx, y - sy))
+            self.ctx.set_selection(scene.level_id, area.translated(x - sx, y - sy))
         scene.set_preview([], True)
 
     def leave(self, scene: LevelScene) -> None:
@@ -186,12 +214,15 @@ class SelectTool(Tool):
 
 
 def copy_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
-    """Put the selected region on the tool clipboard."""
+    """Put the selected region on the tool clipboard, with the sections its squares belong to."""
     if ctx.selection is None:
         return False
-    level, rect = ctx.selection
-    cells, feats = copy_region(ctx.doc, level, rect)
-    ctx.clipboard = Clipboard(rect.width(), rect.height(), cells, feats, level)
+    level, area = ctx.selection
+    cells, feats = copy_region(ctx.doc, level, area)
+    rect = bounds(area)
+    declared = ctx.doc.level(level).sections
+    sections = {c: declared[c] for c in set(cells.values()) if c in declared}
+    ctx.clipboard = Clipboard(rect.width(), rect.height(), cells, feats, level, rect.left(), rect.top(), sections)
     return True
 
 
@@ -200,23 +231,40 @@ def paste_clipboard(ctx, level: str, x: int, y: int) -> bool:  # type: ignore[no
     clip = ctx.clipboard
     if clip is None or not ctx.editable(level):
         return False
-    ctx.push(paste_region(ctx.doc, level, x, y, clip.cells, clip.features))
-    ctx.set_selection(level, QRect(x, y, clip.width, clip.height))
+    ctx.push(paste_region(ctx.doc, level, x, y, clip.cells, clip.features, sections=clip.sections))
+    ctx.set_selection(level, region_of({(x + dx, y + dy) for dx, dy in clip.cells}))
     return True
+
+
+def paste_in_place(ctx, level: str) -> bool:  # type: ignore[no-untyped-def]
+    """Paste the clipboard where it was copied from, on the level shown."""
+    clip = ctx.clipboard
+    return clip is not None and paste_clipboard(ctx, level, clip.x, clip.y)
 
 
 def delete_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
     if ctx.selection is None or not ctx.editable(ctx.selection[0]):
         return False
-    level, rect = ctx.selection
-    ctx.push(delete_region(ctx.doc, level, rect))
+    level, area = ctx.selection
+    ctx.push(delete_region(ctx.doc, level, area))
     return True
 
 
 def rotate_selection(ctx) -> bool:  # type: ignore[no-untyped-def]
     if ctx.selection is None or not ctx.editable(ctx.selection[0]):
         return False
-    level, rect = ctx.selection
-    ctx.push(rotate_region(ctx.doc, level, rect))
-    ctx.set_selection(level, QRect(rect.left(), rect.top(), rect.height(), rect.width()))
+    level, area = ctx.selection
+    rect = bounds(area)
+    ctx.push(rotate_region(ctx.doc, level, area))
+    h = rect.height()
+    turned = {(rect.left() + h - 1 - (y - rect.top()), rect.top() + (x - rect.left())) for x, y in area_squares(area)}
+    ctx.set_selection(level, region_of(turned))
     return True
+
+
+def select_kind(ctx, level: str, kind: str) -> int:  # type: ignore[no-untyped-def]
+    """Select the squares of every feature of one kind on a level; the number of features found."""
+    squares = {(x, y) for obj in feature_list(ctx.doc.mission, kind) for lv, x, y in places(kind, obj) if lv == level}
+    ctx.set_selection(level, region_of(squares) if squares else None)
+    return len({id(obj) for obj in feature_list(ctx.doc.mission, kind)
+                if any(lv == level for lv, _, _ in places(kind, obj))})

@@ -131,26 +131,38 @@ class EraserTool(BrushTool):
     name = "Eraser"
     shortcut = "E"
     tip = "Drag to remove every feature and turn squares to wall. A stroke is one undo step."
+    _macro = False  # the stroke's undo macro is open
 
     def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
         if button != Qt.MouseButton.LeftButton:
             return
-        # A macro, because one stroke mixes feature removals and terrain paint.
-        self.doc.undo_stack.beginMacro("Erase")
+        self._macro = False
         self._stroke = next(_strokes)
         self._char = WALL
         self._last = (x, y)
         self._paint(scene, [(x, y)])
 
     def release(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
-        if self._stroke is not None:
+        if self._stroke is not None and self._macro:
             self.doc.undo_stack.endMacro()
+            self._macro = False
         super().release(scene, x, y, button, mods)
 
     def _paint(self, scene: LevelScene, path: list[tuple[int, int]]) -> None:
-        for sx, sy in {sq for p in path for sq in self.footprint(*p)}:
-            for kind, obj in features_at(self.doc.mission, scene.level_id, sx, sy):
-                self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
+        squares = {sq for p in path for sq in self.footprint(*p)}
+        found = list({id(f[1]): f for sx, sy in sorted(squares)
+                      for f in features_at(self.doc.mission, scene.level_id, sx, sy)}.values())
+        paint = PaintTerrainCommand(self.doc, scene.level_id, dict.fromkeys(squares, WALL), self._stroke,
+                                    text=f"{self.name} stroke")
+        if not found and not paint.changes_anything():
+            return  # erasing wall: no step, so the redo steps stay
+        if not self._macro:
+            # A macro, because one stroke mixes feature removals and terrain paint; opened at the first change,
+            # as opening one clears the redo steps.
+            self.doc.undo_stack.beginMacro("Erase")
+            self._macro = True
+        for kind, obj in found:
+            self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
         super()._paint(scene, path)
 
 

@@ -10,7 +10,7 @@ overwatch shots, or the watcher has jammed — then they charge together and str
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from engine.ai import decisions as dec
@@ -122,6 +122,8 @@ class GenestealerPlayer:
         self.params: dict[str, float] = dict(params or {})
         self.w = weights_from_params(GenestealerWeights, self.params)
         self.novice = novice
+        # The overwatch term's weight per expected shot (#9); the novice ignores overwatch.
+        self._caution = 0.0 if novice else 0.5 + 2 * self.w.caution
         self.name = "novice-genestealers" if novice else "heuristic-genestealers"
         # Last results of the pure map builders (see _attack_seeds); identity-checked, never mutated.
         self._seed_memo: tuple[Any, tuple[tuple[str, int, int, bool], ...], list[tuple[int, int]], Situation] | None = (
@@ -170,10 +172,13 @@ class GenestealerPlayer:
         # ... and he is struck by the shortest way: the walk round to his side gives him the time to burn it.
         key_front = int(self.w.key_flank) if not self.novice and sit.goal.kind == "flame" else flank
         seeds: list[tuple[int, int]] = []
+        leaders = self._leaders(sit)
         for m in sit.marines:
             nb = b.nbr[m.sq]
             flamer = m.ranged == "heavy_flamer"
             extra = key if key and not flamer else 0
+            if leaders and m.id not in leaders:
+                extra += int(self.w.lead_target)
             front = key_front if flamer else flank
             for d in (0, 2, 4, 6):
                 t = nb[d]
@@ -182,6 +187,18 @@ class GenestealerPlayer:
             for t in st.feat.through(m.sq):
                 seeds.append((t, extra + 1))
         return seeds
+
+    def _leaders(self, sit: Situation) -> tuple[str, ...]:
+        """#8: in an escape mission, the Marines nearest the way out, as many as must still get out to win:
+        the kills that stop the win. Empty when every Marine is one of them."""
+        if self.novice or not self.w.lead_target or sit.goal.kind != "escape":
+            return ()
+        need = sit.goal.escapes - len(sit.state.escaped)
+        D = sit.marine_goal_map()
+        if D is None or need <= 0 or need >= len(sit.marines):
+            return ()
+        ranked = sorted((D[m.sq], m.id) for m in sit.marines)
+        return tuple(pid for _, pid in ranked[:need])
 
     def _attack_map(self, sit: Situation) -> list[int]:
         seeds = self._attack_seeds(sit)
@@ -257,7 +274,7 @@ class GenestealerPlayer:
                 break
             route.append(nxt)
             cur = nxt
-        return max(0, int(4 - self.w.ambush * 2)), route[3:]
+        return max(0, int(4 - self.w.ambush * 2)), route[int(self.w.ambush_ahead):]
 
     def _build_route_map(self, sit: Situation, D: list[int]) -> list[int]:
         bias, route = self._route_ahead(sit, D)
@@ -270,7 +287,6 @@ class GenestealerPlayer:
 
     # ------------------------------------------------------------------ sub-decisions
     def _decide(self, pending: Decision, sit: Situation) -> Action | None:
-        actions = sit.actions
         if isinstance(pending, LurkDecision):
             return self._lurk(sit)
         if isinstance(pending, TurnToFaceDecision):
@@ -278,50 +294,44 @@ class GenestealerPlayer:
         if isinstance(pending, FaceDecision):
             return self._face(sit, pending.piece)
         if isinstance(pending, (PutDecision, ScuttleDecision)):
-            dm = self._attack_map(sit) if sit.marines else None
-            best: tuple[int, int, Action] | None = None
-            for i, a in enumerate(actions):
-                if a.verb not in ("put", "scuttle"):
-                    continue
-                t = sit.board.parse_sq(a.args[-1])
-                v = dm[t] if dm is not None else 0
-                if best is None or (v, i) < best[:2]:
-                    best = (v, i, a)
-            return best[2] if best else None
+            return self._place(sit)
         if isinstance(pending, ShoveDecision):
-            D = sit.marine_goal_map()
-            best2: tuple[int, Action] | None = None
-            for a in actions:
-                if a.verb == "shove":
-                    t = sit.board.parse_sq(a.args[1])
-                    v = D[t] if D is not None else 0
-                    if best2 is None or v > best2[0]:
-                        best2 = (v, a)
-            return best2[1] if best2 else None
+            return self._shove(sit)
         return None
+
+    def _place(self, sit: Situation) -> Action | None:
+        """A Genestealer put or scuttling: the square nearest an attack square, the first on ties."""
+        dm = self._attack_map(sit) if sit.marines else None
+        best: tuple[int, int, Action] | None = None
+        for i, a in enumerate(sit.actions):
+            if a.verb not in ("put", "scuttle"):
+                continue
+            t = sit.board.parse_sq(a.args[-1])
+            v = dm[t] if dm is not None else 0
+            if best is None or (v, i) < best[:2]:
+                best = (v, i, a)
+        return best[2] if best else None
+
+    @staticmethod
+    def _shove(sit: Situation) -> Action | None:
+        """A shoved Marine goes where his way to the goal is longest."""
+        D = sit.marine_goal_map()
+        best: tuple[int, Action] | None = None
+        for a in sit.actions:
+            if a.verb == "shove":
+                t = sit.board.parse_sq(a.args[1])
+                v = D[t] if D is not None else 0
+                if best is None or v > best[0]:
+                    best = (v, a)
+        return best[1] if best else None
 
     def _lurk(self, sit: Situation) -> Action | None:
         """Choose the entry area for the next blip: near the Marines (or their route ahead), not held shut."""
         st = sit.state
-        b = sit.board
         opts = [a for a in sit.actions if a.verb == "lurk"]
         if not opts or not sit.marines:
             return opts[0] if opts else None
-        radius = st.game.opts.lurk_radius
-        counts: dict[str, int] = {}
-        for pc in sit.enemies:
-            if pc.sq < 0 and pc.entry:
-                counts[pc.entry] = counts.get(pc.entry, 0) + 1
-        # Each option's entry square, and what its score adds to the map's cost there: +6 while the entry is
-        # locked for this turn, +2 per blip already waiting at it (not for the novice).
-        cands: list[tuple[int, bool, int]] = []
-        for a in opts:
-            e = a.args[0]
-            t = b.entries[e]
-            locked = not self.novice and any(
-                m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines
-            )
-            cands.append((t, locked, 0 if self.novice else counts.get(e, 0)))
+        cands = self._lurk_cands(sit, opts)
         if st.phase == "setup":
             # The Marines take their first turn before any Genestealer moves: this map would not be read again,
             # so it is worked out only as far as the choice needs.
@@ -336,6 +346,25 @@ class GenestealerPlayer:
                 best = (v, i)
         assert best is not None
         return opts[best[1]]
+
+    def _lurk_cands(self, sit: Situation, opts: list[Action]) -> list[tuple[int, bool, int]]:
+        """Each option's entry square, and what its score adds to the map's cost there: +6 while the entry is
+        locked for this turn, +2 per blip already waiting at it (not for the novice)."""
+        b = sit.board
+        radius = sit.state.game.opts.lurk_radius
+        counts: dict[str, int] = {}
+        for pc in sit.enemies:
+            if pc.sq < 0 and pc.entry:
+                counts[pc.entry] = counts.get(pc.entry, 0) + 1
+        cands: list[tuple[int, bool, int]] = []
+        for a in opts:
+            e = a.args[0]
+            t = b.entries[e]
+            locked = not self.novice and any(
+                m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines
+            )
+            cands.append((t, locked, 0 if self.novice else counts.get(e, 0)))
+        return cands
 
     def _lurk_lazy(self, sit: Situation, cands: list[tuple[int, bool, int]]) -> int:
         """The index of the least (score, index) of `cands` as _lurk scores them, on the map that _lurk reads
@@ -408,27 +437,16 @@ class GenestealerPlayer:
         return _FACING_OF_DIR[best_d]
 
     # ------------------------------------------------------------------ action phase
+    # Candidates -> scores -> choice. A piece's candidates are the rules' own moves from its square (Game.steps:
+    # direction, square and AP; the doors next to it; its climb or jump), left out only where the rules' own
+    # predicate (free_square) says no step can go. Each is scored by named terms (below), and the least score
+    # wins. The rules are asked about a candidate only when its score would win.
     def _phase(self, sit: Situation) -> Action | None:
-        st = sit.state
         if not sit.marines:
             return PASS
         dm = self._attack_map(sit)
         fld = _Field(sit, dm, self.w.standoff + 3, self)
-        # The active piece first (usually a blip in mid-move, which settles the decision), then the fresh
-        # ones, Genestealers before blips, nearest first.
-        if st.active is not None:
-            pc = st.p.get(st.active)
-            if pc is not None:
-                a = self._stealer(pc, fld) if pc.kind == "stealer" else self._blip(pc, fld)
-                if a is not None and a in sit.legal:
-                    return a
-        active = st.active
-        # Sorted as (blip?, distance, id, piece) tuples: ids are unique, so the pieces are never compared.
-        fresh = [(pc.kind == "blip", dm[pc.sq] if pc.sq >= 0 else INF, pc.id, pc) for pc in sit.enemies if pc.st == 0]
-        fresh.sort()
-        for _, _, pid, pc in fresh:
-            if pid == active:
-                continue
+        for pc in _movers(sit, dm):
             a = self._stealer(pc, fld) if pc.kind == "stealer" else self._blip(pc, fld)
             if a is not None and a in sit.legal:
                 return a
@@ -442,16 +460,13 @@ class GenestealerPlayer:
         return bool(min([D[m.sq] for m in sit.marines]) <= self.w.urgent_within)
 
     def _blip(self, pc: Any, fld: _Field) -> Action | None:
-        sit = fld.sit
         dm = fld.dm
         pid = pc.id
         if self.novice:
-            if not pc.acted:
-                return act("reveal", pid)
-            return None
+            return None if pc.acted else act("reveal", pid)
         if pc.sq < 0:
-            # Convert before entering when the Marines are close: the Genestealers then act at once.
-            if not pc.acted and dm[sit.board.entries[pc.entry]] <= self.w.reveal_range:
+            # Convert before entering when the Marines are close: the Genestealers then act at once (#7).
+            if not pc.acted and dm[fld.sit.board.entries[pc.entry]] <= self.w.reveal_range:
                 return act("reveal", pid)
             return act("enter", pid)
         here = dm[pc.sq]
@@ -462,90 +477,80 @@ class GenestealerPlayer:
         return self._blip_step(pc, fld)
 
     def _blip_step(self, pc: Any, fld: _Field) -> Action | None:
-        """`_step(charge=True, blip=True)` for a blip, asking the rules about the best steps only.
+        """A blip's step: its square's route cost (#3) plus a tie-break (a move, then a climb or jump, then a
+        door); the least wins, the earliest in legal-action order on ties, if it gains over half a square.
 
-        A blip's step scores its square's route cost (+0.01 a move, +0.02 a climb or jump, +0.03 opening a
-        door) and the least score wins, the earliest in legal-action order on ties, if it gains over half a
-        square. Sorting the candidates by (score, legal order) and taking the first legal one gives the same
-        action as scoring every legal action, and usually checks one step instead of listing them all.
+        Sorting the candidates by (score, legal order) and taking the first legal one gives the same action as
+        scoring every legal action, and usually asks the rules about one step instead of listing them all.
         """
-        sit = fld.sit
-        st = sit.state
-        gt = sit.gt
-        mt = gt.mt
         dm = fld.route
-        s = pc.sq
-        pid = pc.id
-        limit = dm[s] - 0.5
-        tab = st.game.move_table(pid)
-        occ = st.occ
-        closed = st.closed
-        cands: list[tuple[float, tuple[int, int], Action]] = []
-        # The board's steps from s, in direction order: a diagonal with a wall on both sides is never a legal
-        # step (the rules refuse a diagonal whose two side squares are both blocked), so it is not listed.
-        for t, d in mt.step_dirs[s]:
-            # No piece may step onto an occupied square or a closed door (every step loop of the rules skips
-            # them): such a move is never legal, so it is left out rather than asked about.
-            if t not in occ and t not in closed:
-                v = dm[t] + 0.01
-                if v < limit:
-                    cands.append((v, (0, d), tab[d * 6]))
-        doors = mt.blip_doors[s]
-        if doors:
-            door_state = st.door_state
-            for i, (did, t) in enumerate(doors):
-                v = dm[t] + 0.03
-                # The rules offer "open" for closed doors only: any other is never legal, so it is not asked about.
-                if v < limit and door_state[did] == "closed":
-                    cands.append((v, (1, i), act("open", pid, did)))
-        t = gt.hole_dest.get(s, -1)
-        if t >= 0 and dm[t] + 0.02 < limit:
-            v = dm[t] + 0.02
-            # Only climbs and jumps the rules may offer are asked about (see _step).
-            if t not in occ and t not in closed and (s in st.feat.ladder or s in st.feat.pit_up):
-                cands.append((v, (2, 0), act("climb", pid)))
-            j = gt.jump_dest.get(s, -1)
-            if j >= 0 and j not in occ and j not in closed:
-                cands.append((v, (2, 1), act("jump", pid)))
-        if not cands:
-            return None
-        # Each candidate's order is unique, so the tuples sort by (score, order) without a key function.
-        cands.sort()
-        legal = sit.legal
+        cands = self._blip_cands(pc, fld.sit, dm, dm[pc.sq] - 0.5)
+        cands.sort()  # each candidate's order is unique: the tuples sort by (score, order)
+        legal = fld.sit.legal
         for c in cands:
             if c[2] in legal:
                 return c[2]
         return None
 
-    def _stealer(self, pc: Any, fld: _Field) -> Action | None:
-        sit = fld.sit
+    def _blip_cands(self, pc: Any, sit: Situation, dm: list[int], limit: float
+                    ) -> list[tuple[float, tuple[int, int], Action]]:
+        """(score, legal order, action) of a blip's steps, door openings, climb and jump scoring under `limit`."""
         st = sit.state
-        b = sit.board
-        pid = pc.id
+        s = pc.sq
+        free = st.free_square
+        tab = st.game.move_table(pc.id)
+        # The board's steps from s, in direction order (a diagonal squeezed between two walls is not among them).
+        cands = [(v, (0, d), tab[d * 6]) for t, d in sit.gt.mt.step_dirs[s] if (v := dm[t] + MOVE_TIE) < limit
+                 and free(t)]
+        door_state = st.door_state
+        for i, (did, t) in enumerate(sit.gt.mt.blip_doors[s]):
+            if dm[t] + DOOR_TIE < limit and door_state[did] == "closed":
+                cands.append((dm[t] + DOOR_TIE, (1, i), act("open", pc.id, did)))
+        t = sit.gt.hole_dest.get(s, -1)
+        if t >= 0 and dm[t] + HOLE_TIE < limit:
+            cands.extend((dm[t] + HOLE_TIE, (2, k), a) for k, a in _hole_moves(pc, sit))
+        return cands
+
+    def _stealer(self, pc: Any, fld: _Field) -> Action | None:
         if pc.ap <= 0:
             return None
-        for a in sit.actions_of(pid, "assault"):
-            if a.args[1] in st.p:
-                return a
+        a = self._strike(pc, fld)
+        if a is not None:
+            return a
         if pc.sq < 0:
-            t = b.entries[pc.entry]
+            t = fld.sit.board.entries[pc.entry]
             if self.novice or fld.danger(t) <= self.w.shot_tolerance:
-                return act("enter", pid)
+                return act("enter", pc.id)
             return None
-        s = pc.sq
-        nb = b.nbr[s]
-        for d in (0, 2, 4, 6):
-            t = nb[d]
-            if t >= 0:
-                oid = st.occ.get(t)
-                if oid is not None and st.p[oid].kind == "marine":
-                    if self.novice or not self._better_flank(pc, st.p[oid], fld):
-                        return act("turn", pid, FACES[d // 2])
-        dm = fld.dm
-        if dm[s] >= INF:
+        if fld.dm[pc.sq] >= INF:
             return None
         if self.novice:
             return self._step(pc, fld, charge=True)
+        return self._advance(pc, fld)
+
+    def _strike(self, pc: Any, fld: _Field) -> Action | None:
+        """A blow at the Marine in front; beside a Marine, the turn to face him, unless his side is one step
+        away while he faces us (#2)."""
+        sit = fld.sit
+        st = sit.state
+        for a in sit.actions_of(pc.id, "assault"):
+            if a.args[1] in st.p:
+                return a
+        if pc.sq < 0:
+            return None
+        nb = sit.board.nbr[pc.sq]
+        for d in (0, 2, 4, 6):
+            oid = st.occ.get(nb[d]) if nb[d] >= 0 else None
+            if oid is not None and st.p[oid].kind == "marine":
+                if self.novice or not self._better_flank(pc, st.p[oid], fld):
+                    return act("turn", pc.id, FACES[d // 2])
+        return None
+
+    def _advance(self, pc: Any, fld: _Field) -> Action | None:
+        """Close a watched door (#5), charge (#1, #4, #8) or close in to the stand-off line (#6, #9)."""
+        door = self._door_to_close(pc, fld)
+        if door is not None and not self._should_charge(pc, fld):
+            return door
         charging = self._open_steps(pc, fld, True)
         waiting = None
         if not self._may_step(pc, fld, charging):
@@ -555,50 +560,56 @@ class GenestealerPlayer:
         charge = self._should_charge(pc, fld)
         return self._step(pc, fld, charge=charge, opened=charging if charge else waiting)
 
+    def _door_to_close(self, pc: Any, fld: _Field) -> Action | None:
+        """#5: an open door in front of the Genestealer that a Marine on overwatch sees, while the Genestealer
+        itself stands out of sight: shut, it blocks his fire lane and he must come through it."""
+        if not self.w.close_doors or pc.ap < 1:
+            return None
+        sit = fld.sit
+        st = sit.state
+        for did, t in sit.board.doors_near(pc.sq, pc.facing):
+            if st.door_state[did] == "open" and st.free_square(t) and fld.danger(t) >= 1.0:
+                a = act("close", pc.id, did)
+                return a if fld.danger(pc.sq) == 0 and a in sit.legal else None
+        return None
+
     @staticmethod
     def _may_step(pc: Any, fld: _Field, opened: _Opened) -> bool:
         """False when `_step` with `opened` (what `_open_steps` found) surely returns None: no step or door can come
         in under its limit, and there is no hole to climb or jump (its candidate is not always built, so any counts)."""
         return bool(opened[1] or opened[2]) or fld.sit.gt.hole_dest.get(pc.sq, -1) >= 0
 
+    def _square_score(self, t: int, fld: _Field, charge: bool) -> float:
+        """The terms of ending an action on square t: the approach (#1, #6) and the overwatch shots there (#9)."""
+        v = _approach(fld.dm[t], charge, self.w.standoff)
+        if self._caution:
+            v += self._caution * fld.danger(t)
+        return v
+
     def _open_steps(self, pc: Any, fld: _Field, charge: bool) -> _Opened:
         """What `_step` weighs before facings and legality: its limit (the score of the square it stands on, less
-        half a square), the steps (i, d, t, lo) and the closed doors (i, door id, t, lo) whose lower bound lo, plus
-        the least it adds (0.01 a step, 0.03 a door), is under that limit; i is the index in the board's list.
-
-        Any other step or door scores at least the limit and cannot be chosen; an occupied square or a closed door
-        is never a legal step (see _blip_step), so it is left out rather than asked about.
+        half a square), the steps (i, d, t, lo, ap) and the closed doors (i, door id, t, lo) whose lower bound lo
+        (the approach term alone), plus the least tie-break it adds, is under that limit; i is the index in the
+        rules' list. Any other step or door scores at least the limit and cannot be chosen.
         """
         sit = fld.sit
         st = sit.state
-        b = sit.board
         dm = fld.dm
         s = pc.sq
         stand = self.w.standoff
-        caution = 0.0 if self.novice else (0.5 + 2 * self.w.caution)
-        # base(t): dm[t] when charging, else the distance from the stand-off line (+2 inside it); score(t) adds
-        # caution * danger(t). Written out inline (the same float operations in the same order) at each use.
-        x = dm[s]
-        v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
-        if caution:
-            v += caution * fld.danger(s)
-        limit = v - 0.5
-        occ = st.occ
-        closed = st.closed
-        steps: list[tuple[int, int, int, float]] = []
-        for i, (d, t, _cost) in enumerate(st.game.steps(s, pc.facing, "stealer")):
-            if t not in occ and t not in closed:
-                x = dm[t]
-                lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
-                if lo + 0.01 < limit:
-                    steps.append((i, d, t, lo))
+        limit = self._square_score(s, fld, charge) - 0.5
+        free = st.free_square
+        steps: list[tuple[int, int, int, float, int]] = []
+        for i, (d, t, ap) in enumerate(st.game.steps(s, pc.facing, "stealer")):
+            lo = _approach(dm[t], charge, stand)
+            if lo + MOVE_TIE < limit and free(t):
+                steps.append((i, d, t, lo, ap))
         doors: list[tuple[int, str, int, float]] = []
         door_state = st.door_state
-        for i, (did, t) in enumerate(b.doors_near(s, pc.facing)):
+        for i, (did, t) in enumerate(sit.board.doors_near(s, pc.facing)):
             if door_state[did] == "closed":
-                x = dm[t]
-                lo = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
-                if lo + 0.03 < limit:
+                lo = _approach(dm[t], charge, stand)
+                if lo + DOOR_TIE < limit:
                     doors.append((i, did, t, lo))
         return limit, steps, doors
 
@@ -625,102 +636,125 @@ class GenestealerPlayer:
         s = pc.sq
         if dm[s] <= 1 or fld.urgent:
             return True
-        sit = fld.sit
-        steps = sit.gt.mt.steps
-        cur, shots = s, 0.0
-        for _ in range(min(pc.ap, dm[s])):
-            best_t, best_v = -1, dm[cur]
-            for t in steps[cur]:
-                if dm[t] < best_v:
-                    best_t, best_v = t, dm[t]
-            if best_t < 0:
-                break
-            cur = best_t
-            shots += fld.danger(cur)
-        if dm[cur] > 0 and shots == 0.0:
+        shots, rest = _path_shots(fld, s, min(pc.ap, dm[s]))
+        if rest > 0 and shots == 0.0:
             # Not there this turn but unseen on the way: keep closing in up to the stand-off line.
             return True
-        # Every friend close by soaks shots (until the bolters jam); a full group soaks them at full value.
+        # Every friend close by soaks shots (#1, until the bolters jam); a full group soaks them at full value.
         friends = max(0, fld.near - 1) * (1.0 if fld.near >= w.group else 0.3)
         tolerance = w.shot_tolerance + w.aggression * 2 + friends
         return shots <= tolerance
 
     def _step(self, pc: Any, fld: _Field, *, charge: bool, opened: _Opened | None = None) -> Action | None:
-        """A Genestealer's move (or door opening) toward an attack square, or toward the stand-off line.
+        """A Genestealer's move (or door opening, climb, jump) toward an attack square, or the stand-off line.
 
-        Each square scores its attack-map cost (or its distance from the stand-off line), plus its expected
-        overwatch shots times `caution`; a move adds 0.05 when it does not end facing the way onward and
-        0.01 per AP (a step back costs 2), a climb or jump 0.02, opening a door 0.03. The least score wins,
-        the earliest in legal-action order on ties, if it gains over half a square.
-
-        Candidates are taken in order of their score without the shots (a lower bound, since shots only
-        add) while one could still win, and the rules are asked about one only when its score would win: the
-        same action as scoring every legal action, for a few legality questions and line-of-sight checks
-        instead of all of them. `opened`: what `_open_steps` gives for this piece and `charge`, if already asked.
+        Each candidate scores its square (`_square_score`) plus its tie-breaks: `FACING_TIE` when a move does
+        not end facing the way onward, `MOVE_TIE` per AP of a move (the rules' cost), `HOLE_TIE` a climb or jump,
+        `DOOR_TIE` opening a door. The least score wins, the earliest in legal-action order on ties, if it gains
+        over half a square. `opened`: what `_open_steps` gives for this piece and `charge`, if already asked.
         """
-        sit = fld.sit
-        st = sit.state
-        dm = fld.dm
-        s = pc.sq
-        w = self.w
-        pid = pc.id
-        caution = 0.0 if self.novice else (0.5 + 2 * w.caution)
-        stand = w.standoff
-        danger = fld.danger
-        # base(t) and score(t) as in _open_steps, written out inline (the same float operations in the same order).
         limit, steps, doors = opened if opened is not None else self._open_steps(pc, fld, charge)
-        f0 = pc.facing
-        fx, fy = FACE_VEC[f0]
-        tab = st.game.move_table(pid)
-        # (lower bound, order, square, extra after the square's score, action); order = legal-action order
-        cands: list[tuple[float, tuple[int, int, int], int, tuple[float, ...], Action]] = []
-        occ = st.occ
-        closed = st.closed
-        slots = _SLOTS[f0]
-        # Each step goes to a different square, so each square's wanted facing is worked out once.
-        for i, d, t, lo in steps:
+        cands = self._move_cands(pc, fld, steps)
+        for i, did, t, lo in doors:
+            cands.append((lo + DOOR_TIE, (1, i, 0), t, (DOOR_TIE,), act("open", pc.id, did)))
+        t = fld.sit.gt.hole_dest.get(pc.sq, -1)
+        if t >= 0:
+            lo = _approach(fld.dm[t], charge, self.w.standoff) + HOLE_TIE
+            if lo < limit:  # (the rules are asked for the climb and jump only when one could win)
+                cands.extend((lo, (2, k, 0), t, (HOLE_TIE,), a) for k, a in _hole_moves(pc, fld.sit))
+        return self._best(cands, limit, fld, charge)
+
+    def _move_cands(self, pc: Any, fld: _Field, steps: list[tuple[int, int, int, float, int]]) -> list[_Cand]:
+        """The moves of `steps`, each with the three facings it may end with (keep, right, left)."""
+        sit = fld.sit
+        dm = fld.dm
+        tab = sit.state.game.move_table(pc.id)
+        slots = _SLOTS[pc.facing]
+        cands: list[_Cand] = []
+        for i, d, t, lo, ap in steps:
+            # Each step goes to a different square, so each square's wanted facing is worked out once.
             want = self._want_facing(t, dm, sit)
-            dx, dy = DIR_VEC[d]
-            cost = 0.01 * (2 if dx * fx + dy * fy < 0 else 1)
+            cost = MOVE_TIE * ap
             k = d * 6
             for j, (new_f, slot) in enumerate(slots):
                 if new_f != want:
-                    cands.append((lo + 0.05 + cost, (0, i, j), t, (0.05, cost), tab[k + slot]))
+                    cands.append((lo + FACING_TIE + cost, (0, i, j), t, (FACING_TIE, cost), tab[k + slot]))
                 else:
                     cands.append((lo + cost, (0, i, j), t, (cost,), tab[k + slot]))
-        for i, did, t, lo in doors:
-            cands.append((lo + 0.03, (1, i, 0), t, (0.03,), act("open", pid, did)))
-        feat = st.feat
-        t = sit.gt.hole_dest.get(s, -1)
-        if t >= 0:
-            x = dm[t]
-            lo = (float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)) + 0.02
-            # The rules offer a climb only up a ladder or a pit from s (to t, then) into a square it may enter,
-            # never an occupied one or a closed door: any other climb is never legal, so it is not asked about.
-            if (s in feat.ladder or s in feat.pit_up) and t not in occ and t not in closed:
-                cands.append((lo, (2, 0, 0), t, (0.02,), act("climb", pid)))
-            # Likewise a jump only down a pitfall with a floor below or a ladder from its top (GameTables.jump_dest)
-            # into a square it may enter.
-            j = sit.gt.jump_dest.get(s, -1)
-            if j >= 0 and j not in occ and j not in closed:
-                cands.append((lo, (2, 1, 0), t, (0.02,), act("jump", pid)))
+        return cands
+
+    def _best(self, cands: list[_Cand], limit: float, fld: _Field, charge: bool) -> Action | None:
+        """The least-scoring legal candidate under `limit`. Candidates are taken by their lower bound (the score
+        without the overwatch term, which only adds) while one could still win, and the rules are asked about
+        one only when its score would win: the same action as scoring every legal action."""
         cands.sort()  # by (lower bound, order): each order is unique, so later fields are never compared
-        legal = sit.legal
-        # Starting from (limit, before everything): a candidate must score strictly under the limit.
+        legal = fld.sit.legal
         best_v, best_o, best_a = limit, (-1, 0, 0), None
         for lo, order, t, adds, a in cands:
             if lo > best_v or (lo == best_v and order > best_o):
                 break  # the rest score at least this much: none can win
-            x = dm[t]
-            v = float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
-            if caution:
-                v += caution * danger(t)
+            v = self._square_score(t, fld, charge)
             for e in adds:
                 v += e
-            # The rules are asked only about a candidate that would win: a loser's legality changes nothing.
             if (v < best_v or (v == best_v and order < best_o)) and a in legal:
                 best_v, best_o, best_a = v, order, a
         return best_a
+
+
+def _movers(sit: Situation, dm: list[int]) -> Iterator[Any]:
+    """The pieces to ask, in order: the active one (usually a blip in mid-move, which settles the decision),
+    then the fresh ones, Genestealers before blips, nearest first."""
+    st = sit.state
+    active = st.active
+    if active is not None:
+        pc = st.p.get(active)
+        if pc is not None:
+            yield pc
+    # Sorted as (blip?, distance, id, piece) tuples: ids are unique, so the pieces are never compared.
+    fresh = [(pc.kind == "blip", dm[pc.sq] if pc.sq >= 0 else INF, pc.id, pc) for pc in sit.enemies if pc.st == 0]
+    fresh.sort()
+    for _, _, pid, pc in fresh:
+        if pid != active:
+            yield pc
+
+
+def _hole_moves(pc: Any, sit: Situation) -> list[tuple[int, Action]]:
+    """(0, climb) and (1, jump) as the rules offer them from the piece's square (asked only on a hole square)."""
+    out = [(0, a) for a in sit.actions_of(pc.id, "climb")]
+    out.extend((1, a) for a in sit.actions_of(pc.id, "jump"))
+    return out
+
+
+def _approach(x: int, charge: bool, stand: float) -> float:
+    """The approach term of a square at attack cost x: charging, the cost itself (#1); waiting, the distance
+    from the stand-off line, +2 inside it (#6: out of reach of the Marines' AP)."""
+    return float(x) if charge else abs(x - stand) + (2.0 if x < stand else 0.0)
+
+
+def _path_shots(fld: _Field, s: int, steps: int) -> tuple[float, int]:
+    """The overwatch shots along the greedy path down the attack map from s for `steps` steps, and the attack
+    cost left at its end."""
+    dm = fld.dm
+    graph = fld.sit.gt.mt.steps
+    cur, shots = s, 0.0
+    for _ in range(steps):
+        best_t, best_v = -1, dm[cur]
+        for t in graph[cur]:
+            if dm[t] < best_v:
+                best_t, best_v = t, dm[t]
+        if best_t < 0:
+            break
+        cur = best_t
+        shots += fld.danger(cur)
+    return shots, dm[cur]
+
+
+# Tie-breaks between candidates of equal score (not playbook terms): fewer AP, then a climb or jump, then a door;
+# a move ending facing the way onward.
+MOVE_TIE = 0.01
+HOLE_TIE = 0.02
+DOOR_TIE = 0.03
+FACING_TIE = 0.05
 
 
 def _lurk_score(cost: int, locked: bool, waiting: int) -> float:
@@ -735,7 +769,10 @@ def _lurk_score(cost: int, locked: bool, waiting: int) -> float:
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
 
 # What GenestealerPlayer._open_steps finds: (limit, steps (i, d, t, lo), closed doors (i, door id, t, lo)).
-_Opened = tuple[float, list[tuple[int, int, int, float]], list[tuple[int, str, int, float]]]
+_Opened = tuple[float, list[tuple[int, int, int, float, int]], list[tuple[int, str, int, float]]]
+
+# A candidate of _step: (lower bound, legal order, square, tie-breaks added to the square's score, action).
+_Cand = tuple[float, tuple[int, int, int], int, tuple[float, ...], Action]
 
 
 _DIR_IDX = {d: i for i, d in enumerate(DIRS)}

@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine.mission.diagonal import diagonal_step_allowed
 from engine.rules.board import DIR_VEC, FACE_VEC, Board
 
 INF = 9999
@@ -225,7 +226,7 @@ def _static_steps(b: Board) -> list[tuple[int, ...]]:
             t = nb[d]
             if t < 0:
                 continue
-            if d % 2 and nb[d - 1] < 0 and nb[(d + 1) % 8] < 0:
+            if d % 2 and not diagonal_step_allowed(nb[d - 1] < 0, nb[(d + 1) % 8] < 0):
                 continue
             row.append(t)
         out[s] = tuple(row)
@@ -432,11 +433,17 @@ class Goal:
     def __init__(self) -> None:
         self.kind = "survive"  # escape | carry | flame | survive
         self.via: tuple[str, ...] = ()
+        self.escapes = 1  # escape: how many Marines must get out to win
         self.objective = ""
         self.exit_squares: list[int] = []
         self.flame_key: tuple[int, str] | None = None
         self.flame_squares: list[int] = []
         self.turn_limit: int | None = None
+
+
+def _escapes_to_win(cond: dict[str, Any]) -> int:
+    """How many Marines an escape condition needs out to win (at least one)."""
+    return max(1, int(cond.get("win_at") or 1))
 
 
 def _read_goal(game: Any) -> Goal:
@@ -452,6 +459,7 @@ def _read_goal(game: Any) -> Goal:
         if kind == "escape":
             g.kind = "escape"
             g.via = tuple(cond.get("via") or ("exit", "chute"))
+            g.escapes = _escapes_to_win(cond)
             break
         if kind == "objective_carried":
             g.kind = "carry"

@@ -6,6 +6,7 @@ are `asdict(MarineWeights())`, and the factory turns the merged params back into
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import TypeVar
@@ -40,10 +41,13 @@ class GenestealerWeights:
     reveal_range: float = 7.0  # blips convert when this close to an attack square
     flank: float = 1.0  # extra cost of attacking a Marine from his front square (more sends them the long way round)
     ambush: float = 1.0  # 1: blips head for the Marines' route ahead, not only the nearest Marine
+    ambush_ahead: float = 3.0  # the ambush takes the Marines' route from this many squares ahead of the leader
     urgent_within: float = 8.0  # once the Marines are this close to their goal, every Genestealer charges
     shot_tolerance: float = 1.5  # overwatch shots a lone charger accepts; each gathered friend adds one
     key_target: float = 3.0  # in a flame mission, extra walking cost to strike any Marine but the flamer
     key_flank: float = 0.0  # in a flame mission, extra cost of the flamer's front square (`flank` for the others)
+    lead_target: float = 6.0  # in an escape mission, extra cost to strike a Marine not among those about to win it
+    close_doors: float = 1.0  # 1: shut an open door that a Marine on overwatch sees, from out of his sight
 
 
 W = TypeVar("W", MarineWeights, GenestealerWeights)
@@ -96,10 +100,13 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "reveal_range": WeightRange(2.0, 12.0, 1.0),
         "flank": WeightRange(0.0, 4.0),
         "ambush": WeightRange(0.0, 1.0, 1.0),
+        "ambush_ahead": WeightRange(0.0, 20.0, 1.0),
         "urgent_within": WeightRange(2.0, 16.0, 1.0),
         "shot_tolerance": WeightRange(0.0, 4.0),
         "key_target": WeightRange(0.0, 8.0),
         "key_flank": WeightRange(0.0, 4.0),
+        "close_doors": WeightRange(0.0, 1.0, 1.0),
+        "lead_target": WeightRange(0.0, 8.0),
     },
 }
 
@@ -169,15 +176,20 @@ def parse_weights_document(doc: object, path: str) -> dict[str, dict[str, float]
     return out
 
 
+MAX_WEIGHTS_BYTES = 1 << 20
+
+
+def _weights_error(path: str | os.PathLike[str], message: str) -> WeightsFileError:
+    return WeightsFileError(os.fspath(path), message)
+
+
 def load_weights_file(path: str) -> dict[str, dict[str, float]]:
     """Read and validate a weights file: {side: {weight: value}}; raises WeightsFileError."""
     import json
 
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(1 << 20)
-    except OSError as exc:
-        raise WeightsFileError(path, exc.strerror or "cannot read") from None
+    from engine.mission.io import read_limited
+
+    data = read_limited(path, what="weights file", error=_weights_error, max_bytes=MAX_WEIGHTS_BYTES)
     try:
         doc = json.loads(data)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -31,14 +31,18 @@ def run(args: argparse.Namespace) -> int:
         problem = "is not a file" if os.path.exists(file) else "no such file"
         print(f"hulkforge edit: {file}: {problem}", file=sys.stderr)
         return 2
+    shot: str | None = getattr(args, "screenshot", None)
     try:
+        # Before Qt loads: where it cannot open a window it aborts with a message of its own (exit 134).
+        code: int = importlib.import_module("editor.platform_check").check_start("hulkforge edit", bool(shot))
+        if code:
+            return code
         app = importlib.import_module("editor.app")
     except ImportError as exc:
         print(f"hulkforge edit: the editor needs PySide6: {exc}", file=sys.stderr)
         return 2
     argv = [file] if file else []
-    shot: str | None = getattr(args, "screenshot", None)
     if shot:
         argv += ["--screenshot", shot]
-    code: int = app.main(argv)
+    code = app.main(argv)
     return code

@@ -25,7 +25,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "as a group layer, plus its terrain tileset PNG beside it (see docs/tiled-convention.md). derelict: one "
         "level as a Derelict mission text plus the segment library it needs, beside it (FILE.segments.txt); "
         "what Derelict cannot show is listed as warnings on stderr. Every file is written, or none. A mission "
-        "that breaks placement rules is exported with a warning, or refused with --strict (exit 1). Exit 2: the "
+        "that breaks placement rules is exported with a warning, or refused with --strict (exit 1); one that breaks "
+        "the file format is refused (exit 1). Exit 2: the "
         "mission cannot be read or the files cannot be written (nothing is written then).",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json), or a sample name such as pitfall")

@@ -24,9 +24,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         description="Print each level: title, map with square coordinates, section letters and counters, legend, "
         "squad and sections; the first sheet also carries the description, victory conditions, Genestealer "
         "forces and reinforcements and the random counter mix. PNG and SVG: one file per level, named "
-        "FILE-LEVEL.ext when the mission has several levels; PDF: one page per level, titled with the mission's "
+        "FILE-LEVEL.ext (LEVEL: the level's name) when the mission has several levels; PDF: one page per level, "
+        "titled with the mission's "
         "title. Every file is written, or none. PNG and PDF need Qt (PySide6) and run headless; SVG needs "
-        "nothing. Exit 2: the mission cannot be read or the files cannot be written (nothing is written then).",
+        "nothing. Exit 1: the mission breaks the file format (or, with --strict, a placement rule). Exit 2: the "
+        "mission cannot be read or the files cannot be written (nothing is written then).",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json), or a sample name such as pitfall")
     p.add_argument("--format", choices=("png", "svg", "pdf"), help="output format (default: from -o's suffix)")

@@ -63,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         name, values, fixed = split_sweep(args.sets)
-        specs = [prepare_spec(build_spec(args, {**fixed, name: v})) for v in values]
+        specs: list[Any] = []
+        for v in values:
+            specs.append(prepare_spec(build_spec(args, {**fixed, name: v}, like=specs[0] if specs else None)))
         dask = dask_options(args)
     except UsageError as exc:
         print(f"hulkforge sweep: {exc}", file=sys.stderr)

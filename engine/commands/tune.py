@@ -37,10 +37,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "the first game); 130: Ctrl-C; 143: SIGTERM.",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
-    p.add_argument("--target", type=float, required=True, help="Marine win rate to reach, e.g. 0.5")
+    p.add_argument("--target", type=float, default=None, help="Marine win rate to reach, e.g. 0.5 (required)")
     p.add_argument("--param", dest="tune_params", action="append", default=[], metavar="NAME[=LO..HI]",
-                   help="a mission parameter or numeric rule option to tune, with its range (repeatable); "
-                   "e.g. reinforcements.per_turn=0..6")
+                   help="a mission parameter or rule option to tune, with its range (repeatable): any number of "
+                   "the mission by its path (genestealers.limited.total, victory.turn_limit.turn), a choice "
+                   "(marines.squad[2].ranged, entry_areas.NE.on) or e.g. reinforcements.per_turn=0..6")
+    p.add_argument("--list-params", action="store_true",
+                   help="list the mission's parameters with their values and default ranges, and exit")
+    p.add_argument("--levers-games", type=int, default=100, metavar="N",
+                   help="when one parameter cannot reach the target, games per step of the levers table that "
+                   "names a second lever (0: none; default 100, on top of --budget)")
     p.add_argument("--tolerance", type=float, default=0.02, help="half-width of the target band (default 0.02)")
     p.add_argument("--budget", type=int, default=20_000, help="most games to play in all (default 20000)")
     p.add_argument("--seed", "-s", type=int, default=1, help="seed of the games and of the search (default 1)")
@@ -63,14 +69,26 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.mission import MissionFileError, read_document
+    from engine.resources import mission_path
     from engine.sim.cli_support import parse_value
     from engine.sim.outputs import OutputClaim, OutputError
     from engine.tune.space import parse_param
 
+    if args.list_params:
+        return list_params(args)
     try:
+        if args.target is None:
+            raise UsageError("give the win rate to reach: --target 0.5")
         if not args.tune_params:
-            raise UsageError("name a parameter to tune: --param NAME[=LO..HI]")
-        params = [parse_param(t) for t in args.tune_params]
+            raise UsageError("name a parameter to tune: --param NAME[=LO..HI] (--list-params MISSION lists them)")
+        if args.levers_games < 0:
+            raise UsageError(f"--levers-games must be >= 0, not {args.levers_games}")
+        try:
+            doc: dict[str, Any] | None = read_document(mission_path(args.mission))
+        except MissionFileError:
+            doc = None  # build_spec below says why, in its words
+        params = [parse_param(t, doc) for t in args.tune_params]
         names = [p.name for p in params]
         if len(set(names)) != len(names):
             raise UsageError("--param: each parameter once")
@@ -91,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         # Every point of the range must be a valid setting of this mission (marines.count past the squad...).
         for p in params:
             for x in (p.lo, p.hi):
-                build_spec(args, {**sets, p.name: p.value(x)})
+                build_spec(args, {**sets, p.name: p.value(x)}, like=base)
     except (UsageError, ValueError) as exc:
         print(f"hulkforge tune: {exc}", file=sys.stderr)
         return 2
@@ -104,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"hulkforge tune: {exc}", file=sys.stderr)
         return 2
     try:
-        return _tune(args, base, params, names, out)
+        return _tune(args, base, params, names, out, doc)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: the looks so far are printed above
         reason = stop_reason(exc)
         print(f"hulkforge tune: stopped ({stop_name(reason)}) before an answer{'; nothing written' if out else ''}",
@@ -115,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
             claim.release()
 
 
-def _tune(args: argparse.Namespace, base: Any, params: list[Any], names: list[str], out: str | None) -> int:
+def _tune(args: argparse.Namespace, base: Any, params: list[Any], names: list[str], out: str | None,
+          doc: dict[str, Any] | None) -> int:
     from engine.mission import read_document
     from engine.tune.search import tune
 
@@ -140,11 +159,21 @@ def _tune(args: argparse.Namespace, base: Any, params: list[Any], names: list[st
 
     result = tune(base, params, target=args.target, tolerance=args.tolerance, budget=args.budget,
                   backend=args.backend, workers=args.workers, scheduler=args.scheduler, on_step=on_step)
+    if result.status == "out_of_reach" and len(params) == 1 and args.levers_games and doc is not None:
+        from engine.tune.levers import second_lever
+
+        if not args.json:
+            print(f"  looking for a second lever: {args.levers_games} games a step at "
+                  f"{result.label(result.best.point) if result.best else ''}", flush=True)
+        hint = second_lever(base, doc, result, games=args.levers_games, backend=args.backend,
+                            workers=args.workers, scheduler=args.scheduler, mission_arg=args.mission,
+                            extra_args=_fixed_args(args))
+        result.message += "; " + hint
     code = 0 if result.ok else 1
     written = False
     if result.ok and out:
         try:
-            written = write_tuned(read_document(base.mission or ""), result, out, base.options,
+            written = write_tuned(base.mission_doc or read_document(base.mission or ""), result, out, base.options,
                                   base.mission_params)
         except OSError as exc:
             print(f"hulkforge tune: {out}: cannot write: {exc}", file=sys.stderr)
@@ -168,17 +197,80 @@ def _tune(args: argparse.Namespace, base: Any, params: list[Any], names: list[st
     return code
 
 
+def _fixed_args(args: argparse.Namespace) -> list[str]:
+    """The command-line flags that a suggested next tune repeats (players, settings held fixed, seed)."""
+    out = [f"--tolerance {args.tolerance:g}"] if args.tolerance != 0.02 else []
+    out += [f"--set {s}" for s in args.sets]
+    out += [f"--{side} {getattr(args, side)}" for side in SIDES if getattr(args, side)]
+    return out
+
+
+def list_params(args: argparse.Namespace) -> int:
+    """--list-params: every parameter of the mission, its value and its default range; then the rule options."""
+    from engine.mission import MissionFileError, read_document
+    from engine.resources import mission_path
+    from engine.sim.paths import mission_parameters
+    from engine.tune.levers import option_parameters
+    from engine.tune.space import parse_param
+
+    try:
+        doc = read_document(mission_path(args.mission))
+        params, options = mission_parameters(doc), option_parameters(doc)
+    except MissionFileError as exc:
+        print(f"hulkforge tune: {exc}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError) as exc:
+        print(f"hulkforge tune: {args.mission}: not a playable mission ({exc})", file=sys.stderr)
+        return 2
+
+    def row(p: Any) -> dict[str, Any]:
+        out = {"name": p.name, "kind": p.kind, "value": p.value}
+        if p.kind == "choice":
+            out["choices"] = list(p.choices)
+        else:
+            out["accepts"] = [p.lo, p.hi]
+            if isinstance(p.value, int):
+                out["default_range"] = list(p.default_range())
+        return out
+
+    if args.json:
+        print(json.dumps({"mission": [row(p) for p in params], "options": [row(p) for p in options]}, indent=2))
+        return 0
+    width = max(len(p.name) for p in params + options)
+    print(f"parameters of {args.mission} (--param NAME[=LO..HI], --set NAME=VALUE):")
+    for p in params:
+        print(f"  {p.name:<{width}}  {json.dumps(p.value):>14}  {p.describe()}")
+    print("  also: reinforcements.per_turn (every row at once), reinforcements.scale (every row times a number), "
+          "genestealers.starting_blips")
+    print("rule options:")
+    for p in options:
+        text = p.describe()
+        if p.kind == "int":
+            t = parse_param(p.name)
+            text = f"{t.lo:g}..{t.hi:g} (accepts {p.lo}..{p.hi}{', null' if p.nullable else ''})"
+        print(f"  {p.name:<{width}}  {json.dumps(p.value):>14}  {text}")
+    return 0
+
+
 def write_tuned(doc: dict[str, Any], result: Any, path: str, options: dict[str, Any] | None = None,
                 mission_params: dict[str, Any] | None = None) -> bool:
     """Write the mission with the settings held fixed (`options`, `mission_params`: the games were played with
-    them) and the tuned values, atomically, if it still passes validation (else False)."""
-    from engine.mission import has_errors, mission_dumps, mission_from_dict, validate_document
+    them) and the tuned values, atomically, if it still passes validation (else False). The file keeps the
+    source's order of sections and keys, so a diff against the source shows only the tuned lines."""
+    import copy
+
+    from engine.mission import has_errors, mission_dumps, mission_from_dict, mission_to_dict, validate_document
+    from engine.mission.codec import dumps
     from engine.mission.io import atomic_write_text
+    from engine.mission.keep_order import carry_changes
     from engine.tune.space import tuned_document
 
     assert result.best is not None
     tuned = tuned_document(doc, result.params, result.best.point, options, mission_params)
     if has_errors(validate_document(tuned)):
         return False
-    atomic_write_text(path, mission_dumps(mission_from_dict(tuned)))
+    out = carry_changes(doc, mission_to_dict(mission_from_dict(copy.deepcopy(doc))), tuned)
+    # The source's spelling must read as the tuned mission; if it ever did not, the codec's own text is right.
+    same = mission_from_dict(copy.deepcopy(out)) == mission_from_dict(copy.deepcopy(tuned))
+    atomic_write_text(path, dumps(out) if same else mission_dumps(mission_from_dict(tuned)))
     return True

@@ -8,21 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.mission.model import Mission, Reinforcement
+from engine.mission.victory import result_of
 
 _RESULT = {"marines": "the Marines win", "genestealers": "the Genestealers win", "draw": "the game is a draw"}
 _WAYS = {"exit": "an exit", "chute": "the disposal chute"}
-# The side a condition gives the game to when it says nothing (engine/rules/victory.py).
-_DEFAULT_RESULT = {"turn_limit": "genestealers"}
-
-
-def result_of(cond: Mapping[str, object]) -> str:
-    """marines, genestealers or draw: what meeting the condition gives."""
-    kind = str(cond.get("kind"))
-    if kind == "escape":
-        return "marines"
-    if kind == "marines_eliminated":
-        return "genestealers"
-    return str(cond.get("result", _DEFAULT_RESULT.get(kind, "marines")))
 
 
 def _objective(m: Mission, oid: object) -> str:

@@ -29,10 +29,12 @@ from engine.export.files import ExportReport
 from engine.export.outputs import OutputRefused, check_targets
 from engine.export.safe_text import one_line
 from engine.export.staging import staged_files
+from engine.mission.io import read_limited
 from engine.mission.model import EntryArea, Level, Mission
 
 # Room around the level for the lurk tokens beyond the entry areas on its edge.
 MARGIN = 2
+MAX_LIBRARY_BYTES = 64 * 1024 * 1024  # Derelict's own segments.txt is far smaller
 ROT_OF_FACING = {"S": 0, "W": 90, "N": 180, "E": 270}
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 # The token types Derelict's public/assets/tokens.txt declares; any other type is refused by its board.
@@ -259,10 +261,7 @@ def export_derelict(
         out.write_text(target, text)
         out.write_text(lib_path, segment_library(pieces))
         if library is not None:
-            try:
-                existing = library.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise OutputRefused(f"{library}: cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+            existing = _read_library(library)
             merged, added = merge_library(existing, pieces, str(library))
             if added:
                 out.write_text(library, merged)
@@ -278,3 +277,15 @@ def export_derelict(
     else:
         note = f"{library}: already holds every segment this mission needs; left unchanged"
     return ExportReport(files=out.files, warnings=[note, *warnings])
+
+
+def _read_library(library: Path) -> str:
+    """The text of the segment library to merge into, read within a size and time limit (it may be any path)."""
+    def refused(where: str | os.PathLike[str], message: str) -> OutputRefused:
+        return OutputRefused(f"{where}: cannot be read: {message}")
+
+    data = read_limited(library, what="Derelict segment library", error=refused, max_bytes=MAX_LIBRARY_BYTES)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise OutputRefused(f"{library}: cannot be read: not UTF-8 text (byte {exc.start})") from None

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.export.briefing import describe_victory, result_of
+from engine.export.briefing import describe_victory
 from engine.export.derelict_segments import Piece
 from engine.mission.model import Level, Mission
+from engine.mission.victory import can_be_won, result_of
 
 Square = tuple[int, int]
 
@@ -63,6 +64,11 @@ def objective_tokens(m: Mission, level: Level, pieces: list[Piece], warnings: li
     mapped: list[Square] = []
     carried: list[str] = []
     for cond in marine_wins:
+        if not can_be_won(m, cond):
+            # The same analysis as validation's: a token for it would give a win the mission itself never gives.
+            warnings.append(f"victory: '{describe_victory(m, cond)}' is left out: the Marines cannot meet it in "
+                            "the mission itself (hulkforge validate says why)")
+            continue
         squares, change = _squares_for(m, level, pieces, cond)
         if squares:
             mapped += [sq for sq in squares if sq not in mapped]

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 
-from engine.mission import Mission, MissionFileError, has_errors, load_mission, validate_mission
+from engine.mission import Mission, MissionFileError, has_errors, mission_from_dict, read_document, validate_mission
+from engine.mission.schema_check import schema_issues
+
+MAX_LINES = 20
 
 
 class ExportRefused(Exception):
@@ -18,9 +21,20 @@ class ExportRefused(Exception):
 def load_for_export(path: str, prog: str, strict: bool) -> Mission:
     """The mission at path; its rule issues are printed as warnings, or refuse it with strict."""
     try:
-        m = load_mission(path)
+        doc = read_document(path)
     except MissionFileError as exc:
         raise ExportRefused(f"{prog}: {exc}", 2) from None
+    # A file that reads but breaks the format breaks a rule (exit 1, as validate and simulate say); it has no
+    # model to export, so it is refused whatever --strict says.
+    broken = [i for i in schema_issues(doc) if i.severity == "error"]
+    if broken:
+        for issue in broken[:MAX_LINES]:
+            print(f"{prog}: {issue.line(path)}", file=sys.stderr)
+        if len(broken) > MAX_LINES:
+            print(f"{prog}: ... and {len(broken) - MAX_LINES} more", file=sys.stderr)
+        raise ExportRefused(f"{prog}: {path}: the mission breaks the file format ({len(broken)} issue(s)); nothing "
+                            "written (see hulkforge validate)", 1)
+    m = mission_from_dict(doc)
     issues = validate_mission(m)
     if has_errors(issues):
         errors = [i for i in issues if i.severity == "error"]

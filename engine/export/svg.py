@@ -17,6 +17,7 @@ from typing import Literal
 
 from engine.export.briefing import describe_forces, describe_random_setup, describe_victory
 from engine.export.colours import DEFAULT, Colours
+from engine.export.files import level_file_names
 from engine.export.outputs import check_targets
 from engine.export.safe_text import one_line, xml_text
 from engine.export.staging import staged_files
@@ -190,12 +191,14 @@ def level_page(
     return SvgPage(level.id, "\n".join(parts) + "\n", width, height)
 
 
-def level_paths(path: str | os.PathLike[str], level_ids: list[str], multi: bool) -> list[Path]:
-    """Output files: path itself for one level, else stem-LEVEL.ext beside it for each level."""
+def level_paths(path: str | os.PathLike[str], m: Mission, level_ids: list[str]) -> list[Path]:
+    """Output files: path itself for a mission of one level, else stem-LEVEL.ext beside it for each level, LEVEL
+    being the level's name (level_file_names)."""
     p = Path(path)
-    if not multi:
+    if len(m.levels) <= 1:
         return [p]
-    return [p.with_name(f"{p.stem}-{lid}{p.suffix}") for lid in level_ids]
+    names = level_file_names(m)
+    return [p.with_name(f"{p.stem}-{names[lid]}{p.suffix}") for lid in level_ids]
 
 
 def pick_levels(m: Mission, levels: list[str] | None) -> list[str]:
@@ -223,7 +226,7 @@ def export_svg(
 ) -> list[Path]:
     """Write one SVG per level (stem-LEVEL.svg when the mission has several), all or none; return the paths."""
     ids = pick_levels(m, levels)
-    out = level_paths(path, ids, len(m.levels) > 1)
+    out = level_paths(path, m, ids)
     check_targets(out)
     sheets = pages(m, ids, pal, paper)
     with staged_files() as staged:

@@ -9,7 +9,7 @@ import os
 import zlib
 from typing import Any, TypeVar
 
-from engine.mission.io import MissionFileError, parse_json_object, read_limited
+from engine.mission.io import MissionFileError, parse_json_object, read_limited, short_repr
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_NESTING = 24
@@ -20,6 +20,7 @@ MAX_OBJECTS = 5000
 MAX_PROPERTIES = 200
 # Tiled keeps flip and rotation flags in the top four bits of a gid; the tile is the rest.
 GID_MASK = 0x0FFFFFFF
+MAX_WHOLE_FLOAT = 2**53  # whole numbers past this are not exact as floats; no pixel position comes near it
 
 T = TypeVar("T")
 Json = dict[str, Any]
@@ -80,6 +81,8 @@ class Reader:
         value = obj[key]
         ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
         if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > MAX_WHOLE_FLOAT:  # float() of an integer of 309 digits or more overflows
+                raise self.fail(f"{place}.{key}", f"{short_repr(value)} is beyond any number a map holds")
             value, ok = float(value), True
         if not ok:
             raise self.fail(f"{place}.{key}", f"expected {kind.__name__}, found {type(value).__name__}")

@@ -140,6 +140,7 @@ def mission_to_dict(m: Mission) -> dict[str, Any]:
                 "per_turn": r.per_turn,
                 "entry_areas": list(r.entry_areas),
                 "pool": r.pool,
+                **({"every": r.every} if r.every != 1 else {}),
             }
             for r in gs.reinforcements
         ],

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from engine.mission import strict_json
 from engine.mission.atomic import AtomicFile
+from engine.mission.bounded_read import ReadRefused, read_bounded
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_NESTING = 32
@@ -42,27 +43,21 @@ def read_limited(
     path: str | os.PathLike[str],
     *,
     what: str = "mission file",
-    error: type[MissionFileError] = MissionFileError,
+    error: Callable[[str | os.PathLike[str], str], Exception] = MissionFileError,
     max_bytes: int = MAX_FILE_BYTES,
 ) -> bytes:
-    """A file's bytes, refusing before reading one that is larger than max_bytes; errors name the file."""
-    p = Path(path)
+    """A file's bytes, never more than max_bytes whatever the file is (a pipe, /dev/zero), never waiting forever
+    (a FIFO with no writer): engine.mission.bounded_read. Errors are error(path, message)."""
     try:
-        size = p.stat().st_size
-        if size > max_bytes:
-            raise error(path, f"file is {size} bytes, more than the {max_bytes} allowed")
-        data = p.read_bytes()
-    except MissionFileError:
-        raise
-    except IsADirectoryError:
-        raise error(path, f"is a directory, not a {what}") from None
+        return read_bounded(path, max_bytes, what=what)
+    except ReadRefused as exc:
+        raise error(path, str(exc)) from None
     except FileNotFoundError:
         raise error(path, "no such file") from None
+    except IsADirectoryError:
+        raise error(path, f"is a directory, not a {what}") from None
     except OSError as exc:
         raise error(path, f"cannot be read: {exc.strerror or exc}") from None
-    if len(data) > max_bytes:  # the file grew between stat() and read
-        raise error(path, f"file is more than the {max_bytes} bytes allowed")
-    return data
 
 
 def parse_json_object(

@@ -30,15 +30,16 @@ class Issue:
         }
 
     def location(self) -> str:
-        """`LEVEL:X,Y` for the first square, `LEVEL` or `-` when there is none."""
-        lv = self.level or "-"
+        """`LEVEL:X,Y` for the first square; without one, the JSON path (after the level when there is one), so
+        a finding about a reference or a count still says where to look."""
         if self.squares:
             x, y = self.squares[0]
-            return f"{lv}:{x},{y}"
-        return f"{lv}:-"
+            return f"{self.level or '-'}:{x},{y}"
+        return f"{self.level}:{self.path}" if self.level else self.path
 
     def line(self, file: str) -> str:
-        """The one-line form used by `hulkforge validate`: FILE:LEVEL:X,Y: RULE-ID: message."""
+        """The one-line form used by `hulkforge validate`: FILE:LEVEL:X,Y: RULE-ID: message (FILE:PATH: ... when
+        the issue has no square)."""
         return f"{file}:{self.location()}: {self.rule}: {self.message}"
 
 

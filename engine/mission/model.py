@@ -167,6 +167,7 @@ class Reinforcement:
     entry_areas: list[str]
     to_turn: int | None = None
     pool: Literal["limited", "unlimited"] = "limited"
+    every: int = 1  # brings blips on every Nth turn of its range, from from_turn
 
 
 @dataclass
@@ -252,5 +253,11 @@ class Mission:
                 return other
         return None
 
+    def pitfall_features(self) -> list[str]:
+        """The Pitfall mission's features this mission holds (they make the Pitfall ladder rule its default)."""
+        held = (("pitfalls", self.pitfalls), ("rubble", self.rubble), ("chutes", self.chutes),
+                ("a random set-up", self.random_setup))
+        return [name for name, present in held if present]
+
     def uses_pitfall_features(self) -> bool:
-        return bool(self.pitfalls or self.rubble or self.chutes or self.random_setup)
+        return bool(self.pitfall_features())

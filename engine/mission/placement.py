@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from engine.mission.issues import Issue
 from engine.mission.model import WALL, Level, Mission
 from engine.mission.objects import within
+from engine.mission.victory import faults
 
 ORTHO = ((0, -1), (1, 0), (0, 1), (-1, 0))
 SIDE_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -400,6 +401,15 @@ def check_forces(c: _Ctx) -> Iterator[Issue]:
                 )
         if r.to_turn is not None and r.to_turn < r.from_turn:
             yield Issue("REINF-TURNS", path, f"turns {r.from_turn}-{r.to_turn}: the range ends before it starts")
+        if r.pool == "limited" and gs.limited is None and c.ok("$.genestealers.limited"):
+            # The rules draw such a row from no limit at all: the designer meant a limit and wrote none.
+            yield Issue(
+                "POOL-NO-LIMIT",
+                f"{path}.pool",
+                f"reinforcements from turn {r.from_turn} draw from the limited pool, but the mission sets no limit "
+                "(genestealers.limited), so the game would give them without end: add the limit, or make the "
+                "row's pool unlimited",
+            )
     capacity = sum(v * n for v, n in gs.pool.items())
     if gs.limited is not None and c.ok("$.genestealers.limited"):
         have = capacity if gs.limited.unit == "stealers" else sum(gs.pool.values())
@@ -469,40 +479,12 @@ def check_random_setup(c: _Ctx) -> Iterator[Issue]:
 
 
 def check_victory(c: _Ctx) -> Iterator[Issue]:
-    # Conditions are JSON objects, read defensively: a caller that passes no `broken` set (the editor's
-    # placement preview) may hand over one that breaks the schema.
-    objectives = {o.id for o in c.m.objectives}
-    exits = {e.id for e in c.m.exits}
+    # The conditions are read by engine.mission.victory, which the Derelict export shares.
     for i, v in enumerate(c.m.victory):
         path = f"$.victory[{i}]"
-        if not c.ok(path):
-            continue
-        kind = v.get("kind")
-        if kind == "escape":
-            via = v.get("via", ["exit", "chute"])
-            if not isinstance(via, list) or not all(isinstance(x, str) for x in via):
-                continue
-            if not ((("exit" in via) and c.m.exits) or (("chute" in via) and c.m.chutes)):
-                yield Issue("VICTORY-ESCAPE", path, f"Marines escape by {' or '.join(via)}, but the mission has none")
-            draw, win = v.get("draw_at"), v.get("win_at")
-            if isinstance(draw, int) and isinstance(win, int) and draw >= win:
-                yield Issue("VICTORY-ESCAPE", path, f"draw_at ({draw}) must be below win_at ({win})")
-            if isinstance(win, int) and win > len(c.m.marines.squad):
-                yield Issue(
-                    "VICTORY-ESCAPE", path, f"{win} Marines must escape but the squad has {len(c.m.marines.squad)}"
-                )
-        elif kind in ("objective_carried", "objective_flamed"):
-            if not isinstance(v.get("objective"), str) or v.get("objective") not in objectives:
-                yield Issue("REF-OBJECTIVE", f"{path}.objective", f"objective {v.get('objective')!r} does not exist")
-            to = v.get("to")
-            if isinstance(to, dict) and "exit" in to and (not isinstance(to["exit"], str) or to["exit"] not in exits):
-                yield Issue("REF-EXIT", f"{path}.to", f"exit {to['exit']!r} does not exist")
-        elif kind == "section_flamed":
-            lv = c.levels.get(str(v.get("level")))
-            if lv is None:
-                yield Issue("REF-LEVEL", f"{path}.level", f"level {v.get('level')!r} does not exist")
-            elif not any(str(v.get("section")) in row for row in lv.rows):
-                yield Issue("REF-SECTION", f"{path}.section", f"section {v.get('section')!r} has no squares", lv.id)
+        if c.ok(path):
+            for f in faults(c.m, v):
+                yield Issue(f.rule, path + f.where, f.message, f.level, f.squares)
 
 
 CHECKS = (

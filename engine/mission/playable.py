@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from engine.mission.codec import mission_from_dict
 from engine.mission.io import read_document
@@ -20,7 +21,13 @@ class InvalidMission(Exception):
 
 
 def load_playable(path: str | os.PathLike[str]) -> Mission:
-    """The mission of a file that has no validation error (warnings are fine).
+    """The mission of a file that has no validation error: see load_playable_document."""
+    return load_playable_document(path)[1]
+
+
+def load_playable_document(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Mission]:
+    """The document of a file that has no validation error (warnings are fine), and its mission. A caller that
+    needs both reads the file once: it may be a pipe.
 
     Raises MissionFileError when the file cannot be read, InvalidMission when it breaks a rule: games of a
     broken mission would fail inside the rules engine with messages that say nothing to a designer.
@@ -31,4 +38,4 @@ def load_playable(path: str | os.PathLike[str]) -> Mission:
     errors = [i for i in validate_document(doc) if i.severity == "error"]
     if errors:
         raise InvalidMission(str(path), errors)
-    return mission_from_dict(doc)
+    return doc, mission_from_dict(doc)

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import networkx as nx
 
+from engine.mission.diagonal import diagonal_step_allowed
 from engine.mission.issues import Issue
 from engine.mission.model import WALL, Mission
 
@@ -58,10 +59,14 @@ class Runs:
         rows = self.cells[level]
         return 0 <= y < len(rows) and 0 <= x < len(rows[y]) and rows[y][x] != WALL
 
+    def diagonal(self, level: str, x: int, y: int, dx: int, dy: int) -> bool:
+        """A diagonal step from (x, y) to (x + dx, y + dy) is allowed by the walls beside it."""
+        return diagonal_step_allowed(not self.floor(level, x + dx, y), not self.floor(level, x, y + dy))
+
 
 def _join_rows(g: nx.Graph, runs: Runs, level: str, y: int) -> None:
     """Edges between the runs of rows y and y + 1: where they overlap, or touch at a corner a model may cross
-    (a diagonal step is barred only when both squares it squeezes between are walls; a chute is not a wall)."""
+    (the rules' diagonal rule, with walls as the only blocked squares: a chute is not a wall)."""
     upper, lower = runs.rows[level][y], runs.rows[level][y + 1]
     j = 0
     for a0, a1 in upper:
@@ -73,9 +78,9 @@ def _join_rows(g: nx.Graph, runs: Runs, level: str, y: int) -> None:
             if max(a0, b0) <= min(a1, b1):
                 ok = True
             elif b0 == a1 + 1:  # lower run starts just right of the upper one's end
-                ok = runs.floor(level, a1 + 1, y) or runs.floor(level, a1, y + 1)
+                ok = runs.diagonal(level, a1, y, 1, 1)
             else:  # b1 == a0 - 1: it ends just left of the upper one's start
-                ok = runs.floor(level, a0 - 1, y) or runs.floor(level, a0, y + 1)
+                ok = runs.diagonal(level, a0, y, -1, 1)
             if ok:
                 g.add_edge((level, y, a0, a1), (level, y + 1, b0, b1))
             k += 1
@@ -138,8 +143,13 @@ def reach_issues(m: Mission) -> Iterator[Issue]:
         return runs.run_of(lv, x, y) in reached
 
     def near(node: Node) -> bool:
+        """A reached square is one step from a chute square: beside it, or diagonally past a gap in the walls."""
         lv, x, y = node
-        return any(on_reached(lv, x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        return any(
+            on_reached(lv, x + dx, y + dy) and (not (dx and dy) or runs.diagonal(lv, x, y, dx, dy))
+            for dx in (-1, 0, 1)
+            for dy in (-1, 0, 1)
+        )
 
     targets: list[tuple[str, str, str, Node, bool]] = []
     targets += [

@@ -8,7 +8,7 @@ it. `salvage_document` builds the model from any parsed document:
   a reinforcement with no entry area), so validation reports it, the editor shows it and saving writes it back;
 - a value of another type is converted when that loses nothing (False -> "false" for a name, "3" -> 3 for a
   number), otherwise replaced by a placeholder that stays invalid (a coordinate of -1, an empty id), so the
-  object remains flagged until the designer fixes it;
+  object remains flagged until the designer fixes it; so is a number past any a mission holds (HOLDABLE);
 - what the model cannot hold (an unknown property, a rule option the schema does not accept) is dropped;
 - text the strict reader refuses is mended: of a key written twice the last value is kept (as most JSON readers
   do), a control character or lone surrogate becomes U+FFFD.
@@ -54,6 +54,10 @@ from engine.mission.objects import Parts, describe
 RULE = "READ-REPAIR"
 # A placeholder for a number that could not be read: below every minimum of the schema, so it stays flagged.
 UNREAD_NUMBER = -1
+# No number of a mission may pass 999 (turns, totals: schemas/mission.schema.json); one far past any maximum is no
+# typo worth keeping for repair, and the editor's widgets and drawings (32-bit, a grid of the marked squares) could
+# not hold it. Values between the schema's maximum and this are kept for validation to flag.
+HOLDABLE = 999
 _WHOLE = re.compile(r"-?\d{1,9}")
 
 FEATURE_CLASSES: dict[str, type] = {
@@ -105,7 +109,7 @@ class _Reader:
 
     def number(self, value: Any, parts: Parts, placeholder: int = UNREAD_NUMBER) -> int:
         if type(value) is int:
-            return value
+            return value if abs(value) <= HOLDABLE else self.beyond(value, parts, placeholder)
         if isinstance(value, float) and value.is_integer() and abs(value) < 2**31:
             read = int(value)
         elif isinstance(value, bool):
@@ -115,8 +119,15 @@ class _Reader:
         else:
             self.note(parts, f"{_short(value)} is not a whole number; set to {placeholder} until it is fixed")
             return placeholder
+        if abs(read) > HOLDABLE:
+            return self.beyond(value, parts, placeholder)
         self.note(parts, f"{_short(value)} is not a whole number; read as {read}")
         return read
+
+    def beyond(self, value: Any, parts: Parts, placeholder: int) -> int:
+        self.note(parts, f"{_short(value)} is beyond any number of a mission (at most {HOLDABLE}); set to "
+                         f"{placeholder} until it is fixed")
+        return placeholder
 
     def flag(self, value: Any, parts: Parts, default: bool) -> bool:
         if isinstance(value, bool):
@@ -288,8 +299,13 @@ def _options(r: _Reader, value: Any) -> dict[str, object]:
 def _victory(r: _Reader, value: Any) -> list[dict[str, object]]:
     out = []
     for i, cond in enumerate(r.items(value, ("victory",))):
-        # Victory conditions stay JSON objects (see the model); only a non-object has to change.
-        out.append(dict(r.mapping(cond, ("victory", i))))
+        # Victory conditions stay JSON objects (see the model); only a non-object, or a number beyond what a
+        # mission holds, has to change.
+        kept = dict(r.mapping(cond, ("victory", i)))
+        for key, v in kept.items():
+            if type(v) is int and abs(v) > HOLDABLE:
+                kept[key] = r.beyond(v, ("victory", i, key), UNREAD_NUMBER)
+        out.append(kept)
     return out
 
 

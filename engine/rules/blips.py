@@ -234,8 +234,10 @@ class Blips:
         if k.free_square(sq) and sq not in k.flames:
             return [sq]  # [4e] the blip's own square, freed by a kill, must be used again
         opts = []
+        objects = k.obj_at
         for t in k.empty_adjacent(sq):
-            if voluntary and self.sight.seen_by_marine(t):
+            # RULES.md §10: an object's square is not empty; a Genestealer is never placed on it (nor picks it up).
+            if t in objects or (voluntary and self.sight.seen_by_marine(t)):
                 continue
             opts.append(t)
         return opts

@@ -18,7 +18,8 @@ alone move the change counters, and every cache of the rules lives here, keyed o
   action then has none to clear.
 
 The rule predicates that read only the position are defined here once (`free_square`, `diag_ok`, `step_cost`,
-`turn_cost`, `may_act_in_fire`, `ap_budget`) and used by the legal-move generators, apply and the players alike.
+`turn_cost`, `may_act_in_fire`, `ap_budget`) and used by the legal-move generators, apply and the players alike;
+`diag_ok` asks the diagonal rule itself of engine.mission.diagonal, which the mission's reachability check shares.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Final, Literal
 
+from engine.mission.diagonal import diagonal_step_allowed
 from engine.rules.board import DIR_VEC, FACE_INDEX, FACE_VEC
 from engine.rules.features import draw_features
 from engine.rules.pieces import Piece
@@ -479,7 +481,7 @@ class Kernel:
         nb = self.game.board.nbr[s]
         o1, o2 = nb[d - 1], nb[(d + 1) & 7]
         occ, closed = self.occ, self.closed
-        return not ((o1 < 0 or o1 in occ or o1 in closed) and (o2 < 0 or o2 in occ or o2 in closed))
+        return diagonal_step_allowed(o1 < 0 or o1 in occ or o1 in closed, o2 < 0 or o2 in occ or o2 in closed)
 
     def step_cost(self, pc: Piece, d: int, t: int, facing: int | None = None) -> int | None:
         """AP for piece pc to step toward direction d onto square t (facing `facing`, by default its own): blips 1

@@ -38,6 +38,7 @@ class RuleOptions:
     random_setup: str = "random"  # "random" | "players"
     cp_reactions: bool = True
     fire_turns: int = 1
+    reinforcement_roll: int | None = None
 
 
 # Every option with its 4e default. None for ladder_rule means "pitfall if the mission uses Pitfall features".
@@ -68,6 +69,19 @@ def integer_ranges() -> dict[str, tuple[int, int]]:
             if "minimum" in spec and "maximum" in spec and name in DEFAULTS}
 
 
+def choice_options() -> dict[str, tuple[Any, ...]]:
+    """The options that take one of a few values (an enum or a boolean), with those values."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for name, spec in _schema_options().items():
+        if name not in DEFAULTS:
+            continue
+        if "enum" in spec:
+            out[name] = tuple(spec["enum"])
+        elif spec.get("type") == "boolean":
+            out[name] = (False, True)
+    return out
+
+
 def _check(name: str, value: object) -> None:
     spec = _schema_options().get(name)
     if spec is None or name not in DEFAULTS:
@@ -90,18 +104,48 @@ def _check(name: str, value: object) -> None:
         raise ValueError(f"option {name!r}: {value!r} is not {head} in {lo}..{hi}")
 
 
-def resolve_options(mission: Mission, overrides: Mapping[str, object] | None = None) -> dict[str, object]:
-    """Ruleset defaults, then the mission's options, then overrides; bad names or values raise ValueError."""
-    out: dict[str, Any] = dict(DEFAULTS)
-    if mission.ruleset == "classic":
-        out.update(CLASSIC)
-    for source in (mission.options, overrides or {}):
+@dataclass(frozen=True)
+class OptionInForce:
+    """One option as a game of the mission plays it, and where the value comes from: `source` is one of
+    RULESET, MISSION_FILE, MISSION_CONTENTS, OVERRIDE; `why` says more (which ruleset, which features)."""
+
+    name: str
+    value: object
+    source: str
+    why: str = ""
+
+
+RULESET, MISSION_FILE, MISSION_CONTENTS, OVERRIDE = "ruleset default", "mission file", "mission contents", "override"
+
+
+def explain_options(
+    mission: Mission, overrides: Mapping[str, object] | None = None, override_label: str = "command line"
+) -> list[OptionInForce]:
+    """Every option in force, in DEFAULTS order, with its source: the ruleset's defaults, then the mission's
+    options, then overrides (`override_label` names who set them); bad names or values raise ValueError."""
+    ruleset = mission.ruleset
+    out: dict[str, OptionInForce] = {n: OptionInForce(n, v, RULESET, ruleset) for n, v in DEFAULTS.items()}
+    if ruleset == "classic":
+        out.update((n, OptionInForce(n, v, RULESET, ruleset)) for n, v in CLASSIC.items())
+    for source, label, why in ((mission.options, MISSION_FILE, ""), (overrides or {}, OVERRIDE, override_label)):
         for name, value in source.items():
             _check(name, value)
-            out[name] = value
-    if out["ladder_rule"] is None:
-        out["ladder_rule"] = "pitfall" if mission.uses_pitfall_features() else "4e"
-    return out
+            out[name] = OptionInForce(name, value, label, why)
+    if out["ladder_rule"].value is None:
+        # The one default read from the mission's contents: adding a pitfall switches it.
+        features = mission.pitfall_features()
+        out["ladder_rule"] = OptionInForce(
+            "ladder_rule",
+            "pitfall" if features else "4e",
+            MISSION_CONTENTS,
+            f"the mission has {', '.join(features)}" if features else "the mission has no Pitfall feature",
+        )
+    return list(out.values())
+
+
+def resolve_options(mission: Mission, overrides: Mapping[str, object] | None = None) -> dict[str, object]:
+    """Ruleset defaults, then the mission's options, then overrides; bad names or values raise ValueError."""
+    return {o.name: o.value for o in explain_options(mission, overrides)}
 
 
 def rule_options(resolved: Mapping[str, Any]) -> RuleOptions:

@@ -105,8 +105,16 @@ class Phases:
                     break
         locked = tuple(locked_l)
         k.stack.append(BeginStealerActions())
+        roll = self.game.opts.reinforcement_roll
         for r in reversed(self.game.mission.genestealers.reinforcements):
-            if r.from_turn <= k.turn and (r.to_turn is None or k.turn <= r.to_turn):
+            if r.from_turn <= k.turn and (r.to_turn is None or k.turn <= r.to_turn) and (
+                    (k.turn - r.from_turn) % r.every == 0):
+                if roll is not None:
+                    # RULES.md §10 variant: the row's blips come only on a roll of `roll` or more.
+                    die = k.dice.d6()
+                    k.note(f"reinforcement roll {die} (needs {roll}+): {'blips come' if die >= roll else 'none'}")
+                    if die < roll:
+                        continue
                 k.stack.append(LurkDecision(r.per_turn, tuple(r.entry_areas), r.pool, locked))
 
     def run_begin_stealer_actions(self, frame: BeginStealerActions) -> None:

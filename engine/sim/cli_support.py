@@ -12,6 +12,7 @@ from engine.ai.base import SIDES, UnknownPolicyError, default_policy, make_polic
 from engine.resources import mission_path
 from engine.sim.batch import BACKENDS, BatchError
 from engine.sim.params import MISSION_PARAMS, apply_mission_params, is_mission_param
+from engine.sim.paths import is_path
 from engine.sim.spec import DEFAULT_MAX_ACTIONS, MAX_GAMES, BatchSpec
 
 
@@ -126,13 +127,19 @@ def policy_params(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, d
 def set_help_text() -> str:
     """Help for --set listing the mission parameters."""
     names = ", ".join(MISSION_PARAMS)
-    return f"a rule option (RULES.md) or a mission parameter ({names}); repeatable"
+    return (f"a rule option (RULES.md) or a mission parameter ({names}, or any number or choice of the mission by "
+            f"its path, e.g. genestealers.limited.total: hulkforge tune --list-params MISSION); repeatable")
 
 
-def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
-    """The BatchSpec of the command line, checked here so mistakes are usage errors, not worker crashes."""
-    from engine.mission import MissionFileError
-    from engine.mission.playable import load_playable
+def build_spec(args: argparse.Namespace, sets: dict[str, Any], like: BatchSpec | None = None) -> BatchSpec:
+    """The BatchSpec of the command line, checked here so mistakes are usage errors, not worker crashes.
+
+    like: a spec built before from the same file, whose mission document is used instead of reading the file
+    again (a command building several specs reads its mission once: it may be a pipe)."""
+    import copy
+
+    from engine.mission import MissionFileError, mission_from_dict
+    from engine.mission.playable import load_playable_document
 
     if not 0 <= args.games <= MAX_GAMES:
         raise UsageError(f"--games must be between 0 and {MAX_GAMES:,}, not {short_number(args.games)}")
@@ -144,7 +151,13 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
         raise UsageError(f"--max-actions must be >= 1, not {args.max_actions}")
     path = mission_path(args.mission)
     try:
-        mission = load_playable(path)  # InvalidMission (exit 1) goes to the caller
+        # InvalidMission (exit 1) goes to the caller. The document rides in the spec: the file is read once (a
+        # pipe cannot be read twice, a file may change meanwhile).
+        if like is not None and like.mission_doc is not None:
+            doc = like.mission_doc
+            mission = mission_from_dict(copy.deepcopy(doc))
+        else:
+            doc, mission = load_playable_document(path)
     except MissionFileError as exc:
         raise UsageError(str(exc)) from None
     options = {k: v for k, v in sets.items() if not is_mission_param(k)}
@@ -156,9 +169,19 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any]) -> BatchSpec:
         resolve_options(mission, options)
     except ValueError as exc:
         raise UsageError(f"--set: {exc}") from None
+    if any(is_path(k) for k in mparams):
+        # A number set by its path can break a placement rule (a storm shield beside a storm bolter): say so
+        # as validate would, before any game is played.
+        from engine.mission import mission_to_dict, validate_document
+        from engine.mission.playable import InvalidMission
+
+        errors = [i for i in validate_document(mission_to_dict(mission)) if i.severity == "error"]
+        if errors:
+            held = ", ".join(f"{k}={json.dumps(v)}" for k, v in mparams.items())
+            raise InvalidMission(f"{path} with {held}", errors)
     policies, params = policy_params(args)
-    return BatchSpec(games=args.games, seed=args.seed, mission=path, options=options, mission_params=mparams,
-                     policies=policies, params=params, max_actions=args.max_actions)
+    return BatchSpec(games=args.games, seed=args.seed, mission=path, mission_doc=doc, options=options,
+                     mission_params=mparams, policies=policies, params=params, max_actions=args.max_actions)
 
 
 def dask_options(args: argparse.Namespace) -> dict[str, Any]:

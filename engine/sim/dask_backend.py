@@ -79,11 +79,14 @@ def load_security(path: str | os.PathLike[str]) -> Any:
     import yaml
     from distributed.security import Security
 
+    from engine.mission.io import read_limited
+
+    def refused(where: str | os.PathLike[str], message: str) -> BatchError:
+        return BatchError(f"{where}: cannot read the Dask security file: {message}")
+
+    raw = read_limited(path, what="Dask security file", error=refused, max_bytes=1 << 20)
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh.read(1 << 20))
-    except OSError as exc:
-        raise BatchError(f"{path}: cannot read the Dask security file: {exc.strerror or exc}") from None
+        data = yaml.safe_load(raw.decode("utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise BatchError(f"{path}: not a YAML file: {str(exc).splitlines()[0]}") from None
     flat: dict[str, Any] = {}

@@ -7,6 +7,7 @@ index, which is how the tests check that a dying worker never hangs a batch.
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -138,6 +139,7 @@ class FakeGame:
         win_curve: list[float] | None = None,
         curve_param: str = "reinforcements.per_turn",
         settings: dict[str, Any] | None = None,
+        win_logit: dict[str, Any] | None = None,
     ) -> None:
         self.turn_cap = turn_cap
         self.crash_index = crash_index
@@ -151,6 +153,15 @@ class FakeGame:
             i = min(max(int(x), 0), len(win_curve) - 1)
             j = min(i + 1, len(win_curve) - 1)
             self.coin = win_curve[i] + (win_curve[j] - win_curve[i]) * min(max(x - i, 0.0), 1.0)
+        # With a logit surface {"bias": b, "weights": {name: w}, "at": {name: x0}}, the chance of a Marine win is
+        # 1 / (1 + exp(-(b + sum of w * (x - x0)))) with x each setting's value (x0 when the batch does not set
+        # it): a stand-in mission whose win rate is a known function of several knobs.
+        if win_logit is not None:
+            at = win_logit.get("at", {})
+            z = float(win_logit.get("bias", 0.0)) + sum(
+                float(w) * (float((settings or {}).get(name, at.get(name, 0))) - float(at.get(name, 0)))
+                for name, w in win_logit.get("weights", {}).items())
+            self.coin = 1.0 / (1.0 + math.exp(-z))
 
     def new_state(self, seed: int) -> FakeState:
         return FakeState(seed, self.turn_cap, self.coin)

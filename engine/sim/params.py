@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import fields
 from typing import Any
 
 from engine.mission.model import Mission
+from engine.sim.paths import is_path, set_parameter
 
 
 def _int(name: str, value: Any, lo: int, hi: int) -> int:
@@ -59,14 +61,32 @@ MISSION_PARAMS: dict[str, tuple[Callable[[Mission, Any], None], str]] = {
 
 
 def is_mission_param(name: str) -> bool:
-    """True if `name` is a mission parameter (as opposed to a rule option)."""
-    return name in MISSION_PARAMS
+    """True if `name` is a mission parameter (as opposed to a rule option): a name above or a path into the
+    mission document (engine/sim/paths.py)."""
+    return name in MISSION_PARAMS or is_path(name)
 
 
 def apply_mission_params(mission: Mission, params: Mapping[str, Any]) -> Mission:
-    """Apply parameters in place and return the mission; unknown names or bad values raise ValueError."""
+    """Apply parameters in place and return the mission; unknown names or bad values raise ValueError.
+
+    The names above first, in order, then the paths, written into the mission's document and read back.
+    """
+    paths: dict[str, Any] = {}
     for name, value in params.items():
-        if name not in MISSION_PARAMS:
-            raise ValueError(f"unknown mission parameter {name!r} (known: {', '.join(MISSION_PARAMS)})")
-        MISSION_PARAMS[name][0](mission, value)
+        if name in MISSION_PARAMS:
+            MISSION_PARAMS[name][0](mission, value)
+        elif is_path(name):
+            paths[name] = value
+        else:
+            raise ValueError(f"unknown mission parameter {name!r} (known: {', '.join(MISSION_PARAMS)}, "
+                             f"or a path such as genestealers.limited.total)")
+    if paths:
+        from engine.mission import mission_from_dict, mission_to_dict
+
+        doc = mission_to_dict(mission)
+        for name, value in paths.items():
+            set_parameter(doc, name, value)
+        changed = mission_from_dict(doc)
+        for f in fields(Mission):
+            setattr(mission, f.name, getattr(changed, f.name))
     return mission

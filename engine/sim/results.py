@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.mission import strict_json
 from engine.mission.atomic import AtomicFile
-from engine.mission.io import MAX_NESTING, MissionFileError, check_mission_content, short_repr
+from engine.mission.io import MAX_NESTING, MissionFileError, check_mission_content, read_limited, short_repr
 from engine.sim.record import SQUARE_FIELDS, GameRecord
 
 RESULTS_FORMAT = "hulkforge-results"
@@ -101,17 +101,11 @@ def square_totals(stats: Any) -> dict[str, list[list[Any]]]:
 
 def read_results(path: str | os.PathLike[str], validate: bool = True) -> dict[str, Any]:
     """Read a results file, checking format, version and (by default) the schema; raises ResultsFileError."""
-    p = Path(path)
+    data = read_limited(path, what="results file", error=ResultsFileError, max_bytes=MAX_RESULTS_BYTES)
     try:
-        if p.stat().st_size > MAX_RESULTS_BYTES:
-            raise ResultsFileError(path, f"larger than the {MAX_RESULTS_BYTES} bytes allowed")
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ResultsFileError(path, "no such file") from None
-    except IsADirectoryError:
-        raise ResultsFileError(path, "is a directory, not a results file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ResultsFileError(path, f"cannot be read: {exc}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResultsFileError(path, f"not UTF-8 text (byte {exc.start})") from None
     try:
         doc = strict_json.loads(text, "results file")
         # A results file nests its spec's mission document two levels down.

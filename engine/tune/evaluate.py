@@ -93,7 +93,7 @@ class Evaluator:
 
     def key(self, point: Point) -> Point:
         """The point as the parameters take it (integers rounded), so equal settings share their games."""
-        return tuple(float(p.value(x)) for p, x in zip(self.params, point, strict=True))
+        return tuple(p.coord(x) for p, x in zip(self.params, point, strict=True))
 
     def data(self, point: Point) -> PointData:
         """What is known at a point so far (no game played)."""

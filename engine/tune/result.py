@@ -48,7 +48,7 @@ class TuneResult:
         """True when the target was hit."""
         return self.status == HIT
 
-    def values(self) -> dict[str, int | float]:
+    def values(self) -> dict[str, Any]:
         """The best point as {parameter: value}."""
         if self.best is None:
             return {}
@@ -67,7 +67,8 @@ class TuneResult:
 
         return {
             "status": self.status, "message": self.message, "target": self.target, "tolerance": self.tolerance,
-            "params": [{"name": p.name, "range": [p.lo, p.hi], "integer": p.integer} for p in self.params],
+            "params": [{"name": p.name, "range": [p.lo, p.hi], "integer": p.integer,
+                        **({"choices": list(p.choices)} if p.choices else {})} for p in self.params],
             "values": self.values(), "best": step(self.best) if self.best else None,
             "path": [step(s) for s in self.steps], "games_spent": self.spent, "failed_games": self.failed,
             "seconds": self.seconds, "cpu_seconds": self.cpu_seconds,

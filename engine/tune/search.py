@@ -6,8 +6,10 @@ next value, and each look is a sequential test: a point gets a first batch, then
 interval still straddles the target, or while its estimate lies inside the band and its interval does not
 yet (how many more is projected from the estimate: a point far from the target is dropped after a hundred
 games, only the answer gets the ~2,400 games that a ±2% interval needs; a value still off the middle of the band
-after 1,600 games is set aside for the end). Several parameters: optuna's TPE sampler proposes points scored
-by their distance to the target, with the same sequential test on any point that may land in the band. Every
+after 1,600 games is set aside for the end). Several whole-number parameters: a screen (a small levers table over
+the box) orders them by effect, and the root finder runs on the strongest, then the next with the first held at
+its closest value; optuna's TPE sampler over the whole box (points scored by their distance to the target, with the
+same sequential test on any point that may land in the band) only when none reaches the target. Every
 point plays the same game seeds (common random numbers), so a new point is also read through a deeper one: its
 rate plus the paired difference on the seeds both played (docs/balance.md).
 """
@@ -166,9 +168,15 @@ class Tuner:
                 and abs(cv[0] - self.target) > inner)
 
     # --- one parameter ----------------------------------------------------------------------------------
-    def one(self, p: TunedParam) -> tuple[str, str]:
-        """The root finder on one parameter: (status, message)."""
-        ends = [self.settle((p.lo,)), self.settle((p.hi,))]
+    def one(self, p: TunedParam, index: int = 0, base: tuple[float, ...] | None = None) -> tuple[str, str]:
+        """The root finder on one parameter: (status, message). With several, on coordinate `index` of the
+        points, the others held at `base`'s values."""
+        base = base if base is not None else (p.lo,)
+
+        def at(x: float) -> tuple[float, ...]:
+            return tuple(x if i == index else v for i, v in enumerate(base))
+
+        ends = [self.settle(at(p.lo)), self.settle(at(p.hi))]
         for s in ends:
             if s.verdict == "hit":
                 return HIT, "hit"
@@ -185,16 +193,16 @@ class Tuner:
         a, b = (ends[0], ends[1]) if sa < 0 else (ends[1], ends[0])  # a below the target, b above
         resolution = 1.0 if p.integer else (p.hi - p.lo) * 1e-3
         while True:
-            if abs(b.point[0] - a.point[0]) <= resolution:
+            if abs(b.point[index] - a.point[index]) <= resolution:
                 status, message = self._confirm_plausible([p], "")
                 if status == HIT:
                     return status, message
-                a, b = sorted((self._last(a.point), self._last(b.point)), key=lambda t: t.point[0])
+                a, b = sorted((self._last(a.point), self._last(b.point)), key=lambda t: t.point[index])
                 return OUT_OF_REACH, (
                     f"no value of {p.name} gives {_pct(self.target)} ± {_pct(self.tol)}: it lies between "
-                    f"{p.label(a.point[0])} ({_rate(a)}) and {p.label(b.point[0])} ({_rate(b)}); "
+                    f"{p.label(a.point[index])} ({_rate(a)}) and {p.label(b.point[index])} ({_rate(b)}); "
                     f"tune a second parameter with it, or widen the tolerance")
-            s = self.settle((self._propose(p, a, b),))
+            s = self.settle(at(self._propose(p, a, b, index)))
             if s.verdict == "hit":
                 return HIT, "hit"
             if self.leaning(s) < 0:
@@ -202,13 +210,13 @@ class Tuner:
             else:
                 b = s
 
-    def _propose(self, p: TunedParam, a: Step, b: Step) -> float:
+    def _propose(self, p: TunedParam, a: Step, b: Step, index: int = 0) -> float:
         """Next value between a (below the target) and b (above): logit secant, kept in the middle 60%."""
         def logit(s: Step) -> float:
             q = (s.rate * s.games + 0.5) / (s.games + 1)
             return math.log(q / (1 - q))
 
-        xa, xb = a.point[0], b.point[0]
+        xa, xb = a.point[index], b.point[index]
         la, lb, lt = logit(a), logit(b), math.log(self.target / (1 - self.target))
         frac = (lt - la) / (lb - la) if lb != la else 0.5
         frac = min(max(frac, 0.2), 0.8)
@@ -219,6 +227,35 @@ class Tuner:
         return x
 
     # --- several parameters -----------------------------------------------------------------------------
+    def screen(self, params: list[TunedParam]) -> tuple[tuple[float, ...], list[int]]:
+        """A levers table over the box: the centre, and each parameter at both ends with the others at the centre,
+        FIRST_LOOK games each on shared seeds. Returns the centre and the parameters' indices, largest effect
+        (the paired difference between a parameter's two ends) first."""
+        centre = tuple(p.coord(p.lo + (p.hi - p.lo) / 2) for p in params)
+        self.ev.ensure(centre, FIRST_LOOK)
+        effects = []
+        for i, p in enumerate(params):
+            ends = [self.ev.ensure(tuple(x if j == i else c for j, c in enumerate(centre)), FIRST_LOOK)
+                    for x in (p.lo, p.hi)]
+            n = min(d.played for d in ends)
+            pairs = [(x, y) for x, y in zip(ends[1].outcomes[:n], ends[0].outcomes[:n], strict=True) if x and y]
+            diff, _, _ = paired_diff([x == 1 for x, _ in pairs], [y == 1 for _, y in pairs])
+            effects.append(abs(diff))
+        return centre, sorted(range(len(params)), key=lambda i: (-effects[i], i))
+
+    def guided(self, params: list[TunedParam]) -> tuple[str, str]:
+        """Several whole-number parameters, where the screen says the effect is: the root finder on the strongest
+        lever with the others at the centre; if the target is out of its reach, that lever held at its closest
+        value and the next one searched, and so on; optuna's TPE over the whole box only when none reaches it."""
+        point, order = self.screen(params)
+        for i in order:
+            status, message = self.one(params[i], i, point)
+            if status == HIT:
+                return status, message
+            line = [s for s in self._bests() if all(s.point[j] == point[j] for j in range(len(point)) if j != i)]
+            point = min(line, key=self._miss).point
+        return self.many(params)
+
     def many(self, params: list[TunedParam]) -> tuple[str, str]:
         """optuna's TPE over the box, each point scored by |rate - target|, band hits confirmed by settle."""
         import optuna
@@ -316,7 +353,8 @@ def tune(
     tuner = Tuner(ev, target, tolerance, base.seed, on_step)
     began, cpu0 = time.perf_counter(), _cpu_seconds()
     try:
-        status, message = tuner.one(params[0]) if len(params) == 1 else tuner.many(params)
+        status, message = (tuner.one(params[0]) if len(params) == 1 else
+                           tuner.guided(params) if all(p.integer for p in params) else tuner.many(params))
     except TuneStopped as stop:
         status = CANCELLED if stop.reason == "cancelled" else BUDGET
         message = ("cancelled" if status == CANCELLED else

@@ -117,16 +117,16 @@ def test_big_map_validation_goes_to_the_worker_and_a_stale_result_is_dropped(qtb
     got = []
     doc.issuesChanged.connect(lambda: got.append(list(doc.issues)))
     doc.undo_stack.push(PaintTerrainCommand(doc, "upper", {(50, 50): "Q"}))  # an undeclared section: a warning
-    qtbot.waitUntil(lambda: len(fake_worker.jobs) == 1)
+    qtbot.waitUntil(lambda: len(fake_worker.jobs) == 1, timeout=30_000)
     assert not got  # nothing validated on the GUI thread
     first, snapshot = fake_worker.jobs[0]
     doc.undo_stack.push(PaintTerrainCommand(doc, "upper", {(60, 60): "R"}))  # the document moves on
     first.set_result((validate_mission(snapshot), 500.0))  # type: ignore[arg-type]
-    qtbot.waitUntil(lambda: len(fake_worker.jobs) == 2)  # the stale answer sent the current state again
+    qtbot.waitUntil(lambda: len(fake_worker.jobs) == 2, timeout=30_000)  # the stale answer sent the current state again
     assert not got
     second, snapshot2 = fake_worker.jobs[1]
     second.set_result((validate_mission(snapshot2), 500.0))  # type: ignore[arg-type]
-    qtbot.waitUntil(lambda: bool(got))
+    qtbot.waitUntil(lambda: bool(got), timeout=30_000)
     assert doc.validated_revision == doc.revision
     undeclared = {i.message for i in doc.issues if i.rule == "SECTION-UNDECLARED"}
     assert any("'Q'" in m for m in undeclared) and any("'R'" in m for m in undeclared)

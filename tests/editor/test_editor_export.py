@@ -16,10 +16,10 @@ def test_every_export_of_the_open_mission(window, tmp_path: Path) -> None:  # ty
     assert w.export_render("svg", str(tmp_path / "p.svg"))
     assert w.export_render("pdf", str(tmp_path / "p.pdf"))
     assert w.export_tiled(str(tmp_path / "p.tmj"))
-    assert w.export_derelict(str(tmp_path / "p.txt"))
+    assert w.export_derelict(str(tmp_path / "p.txt"), level="upper")
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == [
-        "p-lower.png", "p-lower.svg", "p-terrain.png", "p-upper.png", "p-upper.svg",
+        "p-lower-level.png", "p-lower-level.svg", "p-terrain.png", "p-upper-level.png", "p-upper-level.svg",
         "p.pdf", "p.segments.txt", "p.tmj", "p.txt",
     ]  # fmt: skip
     assert json.loads((tmp_path / "p.tmj").read_text())["type"] == "map"

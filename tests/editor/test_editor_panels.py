@@ -112,7 +112,7 @@ def test_moving_a_feature_from_the_panel_takes_the_selection_along(window) -> No
     x.setValue(4)
     assert w.doc.mission.rubble[-1].x == 4 and steps(w) == n + 1
     level, rect = w.ctx.selection
-    assert (level, rect) == ("upper", QRect(4, 10, 1, 1))
+    assert (level, rect.boundingRect()) == ("upper", QRect(4, 10, 1, 1))
     assert panel.current()[1] is w.doc.mission.rubble[-1]
 
 
@@ -134,8 +134,8 @@ def test_several_features_on_the_selection_are_offered_to_choose(window) -> None
     panel = w.properties.feature_panel
     assert panel.chooser.count() >= 2 and not panel.chooser.isHidden()
     labels = [panel.chooser.itemText(i) for i in range(panel.chooser.count())]
-    assert {"door UD1 · upper 12,10", "door UD2 · upper 15,7"} <= set(labels)
-    panel.chooser.setCurrentIndex(labels.index("door UD2 · upper 15,7"))
+    assert {"door UD1 · Upper level 12,10", "door UD2 · Upper level 15,7"} <= set(labels)
+    panel.chooser.setCurrentIndex(labels.index("door UD2 · Upper level 15,7"))
     panel.chooser.activated.emit(panel.chooser.currentIndex())
     assert panel.current()[1].id == "UD2"
 
@@ -163,19 +163,21 @@ def row(panel, level: str):  # type: ignore[no-untyped-def]
                 if tree.topLevelItem(i).text(3).startswith(level + " "))
 
 
-def test_hiding_a_level_hides_its_tab_and_its_outline_above(window) -> None:  # type: ignore[no-untyped-def]
+def test_hiding_a_level_keeps_its_tab_and_hides_its_map_and_its_outline_above(window) -> None:  # type: ignore[no-untyped-def]
     w = window
     panel = w.levels_panel
     w.act_below.setChecked(True)
     w.toggle_below()
     assert w.views["upper"].level_scene.ghost.isVisible()
     row(panel, "lower").setCheckState(0, Qt.CheckState.Unchecked)
-    assert not w.tabs.isTabVisible(1) and w.tabs.isTabVisible(0)
+    assert w.tabs.isTabVisible(1) and w.tabs.tabText(1).endswith("(hidden)") and w.tabs.isTabVisible(0)
+    assert not w.views["lower"].level_scene.terrain.isVisible()
     assert not w.views["upper"].level_scene.ghost.isVisible()
     row(panel, "upper").setCheckState(0, Qt.CheckState.Unchecked)  # the last one shown stays
     assert w.tabs.isTabVisible(0) and "stays shown" in panel.message.text()
     row(panel, "lower").setCheckState(0, Qt.CheckState.Checked)
-    assert w.tabs.isTabVisible(1) and w.views["upper"].level_scene.ghost.isVisible()
+    assert w.tabs.tabText(1) == "1: Lower level" and w.views["lower"].level_scene.terrain.isVisible()
+    assert w.views["upper"].level_scene.ghost.isVisible()
     assert w.doc.undo_stack.count() == 0  # showing is not an edit of the mission
 
 
@@ -231,3 +233,22 @@ def test_rename_inline_reorder_and_change_id(window) -> None:  # type: ignore[no
     assert not panel.change_id("bad id") and "not an id" in panel.message.text()
     w.doc.undo_stack.undo()
     assert "lower" in w.views and w.doc.mission.entry_areas[0].level == "lower"
+
+
+def test_a_reinforcement_row_every_nth_turn_is_edited_in_its_column_and_kept_by_other_edits(window) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QTableWidgetItem
+
+    w = window
+    form = w.properties.stealer_form
+    table = form.table
+    col = table.columnCount() - 1
+    assert table.horizontalHeaderItem(col).text() == "every"
+    table.setItem(0, col, QTableWidgetItem("2"))
+    assert w.doc.mission.genestealers.reinforcements[0].every == 2
+    table.setItem(0, 2, QTableWidgetItem("3"))  # per_turn: the row keeps its every
+    row = w.doc.mission.genestealers.reinforcements[0]
+    assert (row.per_turn, row.every) == (3, 2)
+    assert mission_to_dict(w.doc.mission)["genestealers"]["reinforcements"][0]["every"] == 2
+    w.doc.undo_stack.undo()
+    w.doc.undo_stack.undo()
+    assert w.doc.mission.genestealers.reinforcements[0].every == 1

@@ -257,14 +257,14 @@ def test_a_schema_issue_names_its_object_and_selects_it(window, qtbot) -> None: 
     rows = {tree.topLevelItem(i).text(1): tree.topLevelItem(i) for i in range(tree.topLevelItemCount())}
     assert {"SCHEMA", "PIT-ADJACENT"} <= set(rows)
     item = rows["SCHEMA"]
-    assert item.text(2) == "upper:12,13"
+    assert item.text(2) == "Upper level 12,13"  # the level as the designer named it
     assert item.text(3) == "door D9: state: 'ajar' is not one of ['closed', 'open']"
     w.show_level("lower")
     tree.scrollToItem(item)
     qtbot.mouseClick(tree.viewport(), L, pos=tree.visualItemRect(item).center())
     assert w.current_level() == "upper"
     level, rect = w.ctx.selection
-    assert level == "upper" and (rect.x(), rect.y(), rect.width(), rect.height()) == (12, 13, 1, 1)
+    assert level == "upper" and rect.boundingRect().getRect() == (12, 13, 1, 1)
     panel = w.properties.feature_panel
     kind, door = panel.current()
     assert kind == "doors" and door.id == "D9"
@@ -295,7 +295,7 @@ def test_a_section_issue_selects_the_section(window) -> None:  # type: ignore[no
     w.show_issue(issue)
     assert w.ctx.options.section == "a" and w.tools_panel.sec_name.text() == "x" * 80  # the field's own limit
     level, rect = w.ctx.selection
-    assert level == "upper" and rect.contains(2, 10)
+    assert level == "upper" and rect.boundingRect().contains(2, 10)
 
 
 # --- 6. Levels › Remove ---------------------------------------------------------------------------

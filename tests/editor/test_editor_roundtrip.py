@@ -53,7 +53,7 @@ def test_random_session_undoes_to_the_original_and_redoes_to_the_end(window, see
     w.doc.validate_now()  # must not raise, whatever the map has become
     end = copy.deepcopy(mission_to_dict(w.doc.mission))
     steps = w.doc.undo_stack.count()
-    assert steps > 30  # the session really edited
+    assert steps > 20  # the session really edited (edits that changed nothing are no steps)
     w.doc.undo_stack.setIndex(0)
     assert mission_to_dict(w.doc.mission) == before
     w.doc.undo_stack.setIndex(steps)

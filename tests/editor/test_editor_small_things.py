@@ -22,9 +22,9 @@ NO = Qt.KeyboardModifier.NoModifier
 def test_png_export_of_a_two_level_mission_names_the_files_it_wrote(window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     assert window.export_render("png", str(tmp_path / "pitfall.png"))
     written = sorted(p.name for p in tmp_path.iterdir())
-    assert written == ["pitfall-lower.png", "pitfall-upper.png"]
+    assert written == ["pitfall-lower-level.png", "pitfall-upper-level.png"]
     message = window.statusBar().toolTip()  # the full text (the bar may show it cut to fit)
-    assert "pitfall-upper.png" in message and "pitfall-lower.png" in message and "one per level" in message
+    assert "pitfall-upper-level.png" in message and "pitfall-lower-level.png" in message and "one per level" in message
     assert sorted(Path(p).name for p in window.last_export) == written
 
 

@@ -175,7 +175,7 @@ def test_select_copy_paste_onto_another_level_and_rotate(window) -> None:  # typ
     t.press(up, 11, 9, L, NO)
     t.move(up, 13, 11, L, NO)
     t.release(up, 13, 11, L, NO)
-    assert w.ctx.selection is not None and w.ctx.selection[1].width() == 3
+    assert w.ctx.selection is not None and w.ctx.selection[1].boundingRect().width() == 3
     w.cut()
     assert not features_at(w.doc.mission, "upper", 12, 10, "doors")
     w.show_level("lower")

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from editor import settings
@@ -51,7 +51,7 @@ def test_issue_list_fills_and_clicking_selects_and_marks_squares(window, qtbot) 
     assert scene.focus_squares and (15, 11) in scene.focus_squares
     assert (15, 11) in scene.issue_marks.marks
     level, rect = w.ctx.selection
-    assert level == "upper" and rect.contains(15, 11)
+    assert level == "upper" and rect.contains(QPoint(15, 11))
 
 
 def test_validation_is_debounced_but_arrives(window, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -290,8 +290,9 @@ def test_the_level_stays_fitted_as_the_window_grows_until_the_user_zooms(window,
 
     view.zoom_by(1.5)  # the user zooms: from now on a resize keeps their zoom
     zoomed = view.zoom()
+    before = view.viewport().size()
     w.resize(900, 700)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: view.viewport().size() != before)  # the view has had its resize event
     assert view.zoom() == zoomed
 
     view.fit()  # Fit level (Ctrl+0) fits again, and keeps fitting
@@ -300,3 +301,33 @@ def test_the_level_stays_fitted_as_the_window_grows_until_the_user_zooms(window,
     after = view.zoom()
     view.fit()
     assert view.zoom() == pytest.approx(after)  # already fitted to the new size
+
+
+def test_rules_in_force_follow_the_features(qtbot, config_dir, no_modal) -> None:  # type: ignore[no-untyped-def]
+    # The designer's surprise: one pitfall switches the default ladder rule; the mission panel says so.
+    from editor.app import create_main_window
+    from engine.mission.model import Pitfall
+    from engine.resources import sample_mission
+
+    w = create_main_window(str(sample_mission("tutorial")), with_lab=False)
+    w.autosave_timer.stop()
+    try:
+        tree = w.properties.mission_form.in_force
+
+        def row(name: str) -> list[str]:
+            item = next(tree.topLevelItem(i) for i in range(tree.topLevelItemCount())
+                        if tree.topLevelItem(i).text(0) == name)
+            return [item.text(c) for c in range(3)]
+
+        assert row("ruleset") == ["ruleset", "4e", "mission"]
+        assert row("ladder_rule") == ["ladder_rule", "4e", "mission contents (the mission has no Pitfall feature)"]
+        assert row("flamer_shots") == ["flamer_shots", "6", "ruleset default (4e)"]
+        deck = w.doc.mission.levels[0]
+        x, y = next((x, y) for y, r in enumerate(deck.rows) for x, ch in enumerate(r) if ch != "#")
+        w.doc.undo_stack.push(AddFeatureCommand(w.doc, "pitfalls", Pitfall("A", deck.id, x, y)))
+        assert row("ladder_rule") == ["ladder_rule", "pitfall", "mission contents (the mission has pitfalls)"]
+        w.doc.undo_stack.undo()
+        assert row("ladder_rule")[1] == "4e"
+    finally:
+        w.doc.undo_stack.setClean()
+        w.close()

@@ -113,6 +113,7 @@ def test_install_lab_adds_a_window_and_paints_on_the_editor_map(qtbot: Any) -> N
     run.add([GameRecord(index=0, seed=1, winner="genestealers", marine_deaths=[["deck", 3, 3, 1]],
                         marines={"sgt": {"died_turn": 2, "escaped": False}})])
     run.finish(None)
+    dock.open()  # the editor's map mirrors the lab while the lab is open
     dock.lab.show_run(run)
     dock.lab.heatmaps.set_kind("marine_deaths")
     assert window.scene("deck").heatmap.values == {(3, 3): 1.0}  # the editor's own map shows it too
@@ -122,6 +123,7 @@ def test_install_lab_adds_a_window_and_paints_on_the_editor_map(qtbot: Any) -> N
     window.set_document(other)
     assert dock.lab.doc is other
     dock.lab.shutdown()
+    dock.close()
 
 
 def test_cancelling_a_sweep_keeps_the_values_that_ran(lab: LabWidget, qtbot: Any) -> None:

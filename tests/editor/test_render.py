@@ -40,7 +40,7 @@ def _a4_pixels(dpi: int) -> tuple[int, int]:
 def test_png_per_level_is_an_a4_page_at_the_asked_dpi(tmp_path: Path, dpi: int) -> None:
     m = load_mission(sample_mission("the_long_drop"))
     files = render_mission(m, tmp_path / "drop.png", "png", dpi=dpi)
-    assert [f.name for f in files] == ["drop-top.png", "drop-bottom.png"]
+    assert [f.name for f in files] == ["drop-gantry-deck.png", "drop-brood-deck.png"]
     for f, page in zip(files, pages(m, None), strict=True):
         data = f.read_bytes()
         assert png_size(data) == pixel_size(page, dpi)
@@ -86,7 +86,7 @@ def test_the_first_sheet_carries_the_briefing(tmp_path: Path) -> None:
 
 def test_levels_filter_and_bad_arguments(tmp_path: Path) -> None:
     m = load_mission(sample_mission("the_long_drop"))
-    assert render_mission(m, tmp_path / "b.png", "png", dpi=30, levels=["bottom"]) == [tmp_path / "b-bottom.png"]
+    assert render_mission(m, tmp_path / "b.png", "png", dpi=30, levels=["bottom"]) == [tmp_path / "b-brood-deck.png"]
     with pytest.raises(ValueError, match="no level"):
         render_mission(m, tmp_path / "x.png", "png", levels=["attic"])
     with pytest.raises(ValueError, match="unknown format"):
@@ -143,10 +143,10 @@ def test_a_failed_render_leaves_no_file(tmp_path: Path, monkeypatch: pytest.Monk
     with pytest.raises(OSError):
         render_mission(m, tmp_path / "p.png", "png", dpi=20)
     assert list(tmp_path.iterdir()) == []
-    (tmp_path / "p-lower.png").mkdir()  # a page's file name taken by a folder: refused before anything is drawn
+    (tmp_path / "p-lower-level.png").mkdir()  # a page's file name taken by a folder: refused before anything is drawn
     with pytest.raises(ValueError, match="is a folder"):
         render_mission(m, tmp_path / "p.png", "png", dpi=20)
-    assert [p.name for p in tmp_path.iterdir()] == ["p-lower.png"]
+    assert [p.name for p in tmp_path.iterdir()] == ["p-lower-level.png"]
 
 
 def test_control_characters_in_names_neither_crash_qt_nor_break_the_svg(tmp_path: Path) -> None:

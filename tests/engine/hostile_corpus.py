@@ -23,7 +23,7 @@ class Case:
     """One hostile input: a name (its id in the test report), what it is, the bytes, the mutation class."""
 
     name: str
-    kind: str  # "mission" or "tiled"
+    kind: str  # "mission", "tiled" or "special" (not a regular file: data names what, see SPECIAL_INPUTS)
     data: bytes
     klass: str
     tags: frozenset[str] = field(default_factory=frozenset)
@@ -300,7 +300,7 @@ MISSION_CLASSES: dict[str, Callable[[random.Random, Json], tuple[bytes, set[str]
 }
 
 # Tiled maps: the same classes where they make sense, plus what only a map has.
-TILED_HUGE = ["1.7e308", "-1.7e308", "1e308", "1e20", "9007199254740993", "-0.0", "1e-320"]
+TILED_HUGE = ["1.7e308", "-1.7e308", "1e308", "1e20", "9007199254740993", "-0.0", "1e-320", "1" + "0" * 400]
 
 
 def _tiled_number(rng: random.Random, doc: Json) -> tuple[bytes, set[str]]:
@@ -385,7 +385,49 @@ def generate(seed: int, missions: int, maps: int) -> list[Case]:
             base_name, base = rng.choice(bases)
             data, tags = classes[klass](rng, json.loads(json.dumps(base)))
             out.append(Case(f"{kind}-{i:04d}-{klass}-{base_name}", kind, data, klass, frozenset(tags)))
+    if missions:
+        out += [Case(f"special-{mode}", "special", mode.encode(), "not-a-file", frozenset({mode}))
+                for mode in SPECIAL_INPUTS]
     return out
+
+
+# Inputs that are not regular files: devices, and FIFOs with no writer, a writer that never stops, a mission.
+SPECIAL_INPUTS = ("dev-zero", "dev-urandom", "fifo-no-writer", "fifo-endless", "fifo-mission")
+PIPE_WAIT_S = 0.5  # the reader's deadline for a pipe, shortened so a FIFO with no writer costs little here
+
+
+def _special_input(mode: str, folder: Path) -> tuple[Path, Callable[[], None]]:
+    """The path of a special input, and what to call when done with it (it releases and joins the writer)."""
+    import os
+    import threading
+
+    if mode.startswith("dev-"):
+        return Path("/dev") / mode.removeprefix("dev-"), lambda: None
+    path = folder / "pipe.json"
+    os.mkfifo(path)
+    if mode == "fifo-no-writer":
+        return path, lambda: None
+    data = None if mode == "fifo-endless" else (ROOT / "sample_missions" / "tutorial.json").read_bytes()
+
+    def write() -> None:
+        try:
+            with open(path, "wb") as sink:
+                if data is not None:
+                    sink.write(data)
+                    return
+                while True:
+                    sink.write(b" " * 65536)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+
+    def done() -> None:
+        os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))  # a writer still waiting for a reader gets one
+        writer.join(10)
+
+    return path, done
 
 
 # --- running the commands -------------------------------------------------------------------------------
@@ -434,7 +476,7 @@ def run_main(argv: list[str]) -> tuple[int | None, str, str, str | None]:
     return code, text(out), text(err), escaped
 
 
-def run_subprocess(argv: list[str], timeout: float = 120) -> tuple[int | None, str, str, str | None]:
+def run_subprocess(argv: list[str], timeout: float = 45) -> tuple[int | None, str, str, str | None]:
     """The CLI in a fresh interpreter (what a user runs); a negative code is a signal (a segfault is -11)."""
     import os
     import subprocess
@@ -456,7 +498,9 @@ def commands_for(case: Case, index: int, every: dict[str, int]) -> list[str]:
     (simulate and render-png: every n-th input of the mostly valid classes)."""
     if case.kind == "tiled":
         return ["import"]
-    chosen = ["validate"]
+    if case.kind == "special":
+        return ["validate", "import", "render-svg", "export-tiled", "simulate", "repair"]
+    chosen = ["validate", "repair"]
     for command, n in every.items():
         if command in ("simulate", "render-png"):
             if n and case.klass in MOSTLY_VALID and (index // len(MISSION_CLASSES)) % n == 0:
@@ -484,6 +528,24 @@ def argv_for(command: str, src: Path, out: Path) -> list[str]:
     }[command]
 
 
+def run_repair(path: Path) -> tuple[int | None, str, str, str | None]:
+    """What the editor reads for repair: exit 0 when read, 2 when refused; a number past what the program holds
+    (engine.mission.salvage.HOLDABLE) in the model is reported as an escaped problem."""
+    import traceback
+
+    from engine.mission import MissionFileError, mission_to_dict
+    from engine.mission.salvage import HOLDABLE, read_for_repair
+
+    try:
+        model = mission_to_dict(read_for_repair(path).mission)
+    except MissionFileError as exc:
+        return 2, "", str(exc), None
+    except Exception:
+        return None, "", "", traceback.format_exc(limit=-3)
+    big = [p for p, v in _paths(model) if type(v) is int and abs(v) > HOLDABLE]
+    return 0, "", "", f"numbers past {HOLDABLE} in the model: {big[:3]}" if big else None
+
+
 def run_case(case: Case, command: str, folder: Path, subprocess_: bool = False) -> Run:
     """Run one command on one input in a fresh folder and check the promises: exit 0/1/2, no traceback,
     nothing written on error, no temporary file left, and a mission that import wrote reads back."""
@@ -491,10 +553,24 @@ def run_case(case: Case, command: str, folder: Path, subprocess_: bool = False) 
     inputs, out = work / "in", work / "out"
     inputs.mkdir(parents=True)
     out.mkdir()
-    src = inputs / ("map.tmj" if case.kind == "tiled" else "mission.json")
-    src.write_bytes(case.data)
-    runner = run_subprocess if subprocess_ else run_main
-    code, _stdout, stderr, escaped = runner(argv_for(command, src, out))
+    done: Callable[[], None] = lambda: None  # noqa: E731
+    if case.kind == "special":
+        src, done = _special_input(case.data.decode(), inputs)
+    else:
+        src = inputs / ("map.tmj" if case.kind == "tiled" else "mission.json")
+        src.write_bytes(case.data)
+    from engine.mission import bounded_read
+
+    wait, bounded_read.PIPE_TIMEOUT_S = bounded_read.PIPE_TIMEOUT_S, PIPE_WAIT_S
+    try:
+        if command == "repair":
+            code, _stdout, stderr, escaped = run_repair(src)
+        else:
+            runner = run_subprocess if subprocess_ else run_main
+            code, _stdout, stderr, escaped = runner(argv_for(command, src, out))
+    finally:
+        bounded_read.PIPE_TIMEOUT_S = wait
+        done()
     problems: list[str] = []
     traceback = escaped is not None or "Traceback (most recent call last)" in stderr
     if escaped is not None:

@@ -146,7 +146,7 @@ def test_params_change_behaviour() -> None:
 
     base = log({}, {})
     assert log({"caution": 1.0, "threat_radius": 20.0}, {}) != base
-    assert log({}, {"reveal_range": 2.0, "standoff": 1.0}) != base
+    assert log({}, {"reveal_range": 12.0}) != base
     overwatches = sum(a.startswith("overwatch") for a in log({"caution": 1.0, "threat_radius": 30.0}, {}))
     reckless = sum(a.startswith("overwatch") for a in log({"caution": 0.0, "threat_radius": 1.0}, {}))
     assert overwatches > reckless

@@ -91,4 +91,4 @@ def test_simulate_plays_the_file_and_says_so_on_bad_input(tmp_path: Path, capsys
     assert err.strip() == f"hulkforge simulate: --marines: {bad}: $.weights.marines.nope: unknown weight " \
         f"(known: {', '.join(defaults(MarineWeights))})"
     assert main([*common, "--param-file", str(tmp_path / "missing.json")]) == 2
-    assert "missing.json: No such file" in capsys.readouterr().err
+    assert "missing.json: no such file" in capsys.readouterr().err

@@ -27,6 +27,14 @@ def test_rule_break_exits_one_with_file_level_square_rule(capsys: pytest.Capture
     assert out == [f"{f}:upper:5,2: PIT-DOOR: pitfall A is on a door square"]
 
 
+def test_an_issue_without_a_square_names_its_json_path(capsys: pytest.CaptureFixture[str]) -> None:
+    f = GOLDEN / "victory-unknown-exit" / "fail.json"
+    assert main(["validate", str(f)]) == 1
+    assert capsys.readouterr().out.splitlines() == [f"{f}:$.victory[2].to.exit: REF-EXIT: exit 'X9' does not exist"]
+    assert main(["validate", "--json", str(f)]) == 1
+    assert [i["path"] for i in json.loads(capsys.readouterr().out)] == ["$.victory[2].to.exit"]
+
+
 def test_warnings_alone_exit_zero_and_are_marked(capsys: pytest.CaptureFixture[str]) -> None:
     f = GOLDEN / "hole-no-bottom" / "fail.json"
     assert main(["validate", str(f)]) == 0
@@ -94,3 +102,49 @@ def test_an_unknown_name_is_still_no_such_file(capsys: pytest.CaptureFixture[str
     monkeypatch.chdir(tmp_path)
     assert main(["validate", "pitfal"]) == 2
     assert capsys.readouterr().err.strip() == "hulkforge validate: pitfal: no such file"
+
+
+def _explained(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, dict[str, str]]:
+    assert main(["validate", "--explain", "--json", *argv]) == 0
+    rules = json.loads(capsys.readouterr().out)["rules"][0]
+    return {o["name"]: o for o in rules["options"]} | {"ruleset": rules["ruleset"]}
+
+
+def test_explain_says_a_pitfall_switched_the_default_ladder_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    # The same mission without and with one pitfall (golden pit-door: its passing mission adds pitfall A).
+    plain = GOLDEN / "reinforcement-turns" / "pass.json"
+    with_pit = GOLDEN / "pit-door" / "pass.json"
+    before, after = _explained(capsys, str(plain))["ladder_rule"], _explained(capsys, str(with_pit))["ladder_rule"]
+    assert (before["value"], before["source"]) == ("4e", "mission contents")
+    assert (after["value"], after["source"]) == ("pitfall", "mission contents")
+    assert after["why"] == "the mission has pitfalls"
+    assert main(["validate", "--explain", str(with_pit)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{with_pit}: rules in force: ruleset 4e (mission file)"
+    assert any(ln.split() == ["ladder_rule", "pitfall", "mission", "contents", "(the", "mission", "has", "pitfalls)"]
+               for ln in lines)
+
+
+def test_explain_names_every_source(capsys: pytest.CaptureFixture[str]) -> None:
+    got = _explained(capsys, "pitfall", "--set", "overwatch_range=10")
+    assert (got["ladder_rule"]["value"], got["ladder_rule"]["source"]) == ("pitfall", "mission file")
+    assert (got["overwatch_range"]["value"], got["overwatch_range"]["source"]) == (10, "override")
+    assert got["overwatch_range"]["why"] == "command line"
+    assert (got["flamer_range"]["value"], got["flamer_range"]["source"]) == (12, "ruleset default")
+    assert got["ruleset"] == {"value": "4e", "source": "mission file"}
+
+
+def test_explain_of_a_classic_mission_shows_the_classic_defaults(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads((GOLDEN / "reinforcement-turns" / "pass.json").read_text())
+    doc["ruleset"] = "classic"
+    f = tmp_path / "classic.json"
+    f.write_text(json.dumps(doc))
+    got = _explained(capsys, str(f))
+    assert got["command_points"] == {"name": "command_points", "value": "d6", "source": "ruleset default",
+                                     "why": "classic"}
+
+
+def test_a_bad_set_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "--explain", "pitfall", "--set", "no_such_option=1"]) == 2
+    assert capsys.readouterr().err.strip() == "hulkforge validate: --set: unknown rule option 'no_such_option'"

@@ -173,6 +173,17 @@ def test_objectives_without_a_flamer_are_left_out_and_say_marines_cannot_win() -
     assert any("objective relic is left out" in w for w in warnings)
 
 
+def test_a_carry_the_mission_cannot_be_won_by_gets_no_token_and_marines_cannot_win() -> None:
+    # Validation's analysis (engine.mission.victory): a location cannot be carried, so flaming it in Derelict
+    # would give a win the mission never gives.
+    m = load_mission(sample_mission("recover_the_relic"))
+    m.objectives[:] = [dataclasses.replace(o, kind="location") for o in m.objectives]
+    text, _, warnings = derelict_texts(m, "deck")
+    assert "objective pos=" not in text
+    assert any("is left out: the Marines cannot meet it in the mission itself" in w for w in warnings)
+    assert sum(w.startswith("Marines cannot win this mission in Derelict") for w in warnings) == 1
+
+
 @pytest.mark.parametrize(
     ("sample", "level"), [("tutorial", "deck"), ("the_long_drop", "top"), ("the_long_drop", "bottom")]
 )

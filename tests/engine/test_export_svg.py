@@ -54,8 +54,8 @@ def test_counters_are_drawn_where_they_stand() -> None:
 def test_multi_level_mission_writes_one_file_per_level(tmp_path: Path) -> None:
     m = load_mission(sample_mission("the_long_drop"))
     files = export_svg(m, tmp_path / "drop.svg")
-    assert [f.name for f in files] == ["drop-top.svg", "drop-bottom.svg"]
-    assert export_svg(m, tmp_path / "only.svg", ["bottom"]) == [tmp_path / "only-bottom.svg"]
+    assert [f.name for f in files] == ["drop-gantry-deck.svg", "drop-brood-deck.svg"]
+    assert export_svg(m, tmp_path / "only.svg", ["bottom"]) == [tmp_path / "only-brood-deck.svg"]
     single = export_svg(load_mission(sample_mission("tutorial")), tmp_path / "tut.svg")
     assert single == [tmp_path / "tut.svg"]
     for f in [*files, *single]:
@@ -65,7 +65,7 @@ def test_multi_level_mission_writes_one_file_per_level(tmp_path: Path) -> None:
 def test_cli_render_svg_and_bad_level(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "r.svg"
     assert main(["render", str(sample_mission("pitfall")), "-o", str(out), "--level", "lower"]) == 0
-    assert (tmp_path / "r-lower.svg").exists()
+    assert (tmp_path / "r-lower-level.svg").exists()
     assert main(["render", str(sample_mission("pitfall")), "-o", str(out), "--level", "attic"]) == 2
     err = capsys.readouterr().err.strip()
     assert "no level 'attic'" in err and "\n" not in err
@@ -143,7 +143,7 @@ def test_svg_writer_drops_what_xml_cannot_hold() -> None:
 
 def test_svg_export_writes_every_page_or_none(tmp_path: Path) -> None:
     m = load_mission(sample_mission("the_long_drop"))
-    (tmp_path / "d-bottom.svg").mkdir()
+    (tmp_path / "d-brood-deck.svg").mkdir()
     with pytest.raises(ValueError, match="is a folder"):
         export_svg(m, tmp_path / "d.svg")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["d-bottom.svg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d-brood-deck.svg"]

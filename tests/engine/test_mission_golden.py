@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.mission import placement, reach, validate_document
+from engine.mission import placement, reach, validate_document, victory
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "missions"
 CASES = sorted(p.name for p in GOLDEN.iterdir() if p.is_dir())
@@ -35,7 +35,7 @@ def test_passing_golden_has_no_issue(case: str) -> None:
 
 def test_every_placement_rule_has_a_golden_case() -> None:
     """Each rule id the placement checks can raise appears in some golden expectation."""
-    source = inspect.getsource(placement) + inspect.getsource(reach)
+    source = inspect.getsource(placement) + inspect.getsource(reach) + inspect.getsource(victory)
 
     rules = set(
         re.findall(

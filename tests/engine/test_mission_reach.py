@@ -66,7 +66,10 @@ def _square_reach(m: Mission) -> Iterator[Issue]:
         lv = m.level(lv_id)
         if lv is None or not lv.is_floor(x, y):
             continue
-        near = any((lv_id, x + dx, y + dy) in reached for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        # A chute is reached by a step into it: a diagonal one only past a gap in the walls (RULES.md §4).
+        near = any((lv_id, x + dx, y + dy) in reached and not (dx and dy and not lv.is_floor(x + dx, y)
+                                                               and not lv.is_floor(x, y + dy))
+                   for dx in (-1, 0, 1) for dy in (-1, 0, 1))
         if not (near if is_chute else (lv_id, x, y) in reached):
             yield Issue("REACH", path, "", lv_id, ((x, y),))
 

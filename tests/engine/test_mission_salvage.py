@@ -237,6 +237,7 @@ def test_an_empty_counter_letter_is_saved_as_written() -> None:
     assert again.mission == got.mission and again.mission.random_setup.counters[3].letter == ""  # type: ignore[union-attr]
 
 
+@pytest.mark.timeout(110)  # 300 hypothesis examples, each a validation and a save
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.tuples(st.sampled_from(PLACES), json_values, st.booleans()), min_size=1, max_size=4))
 def test_any_damage_is_read_well_typed_validated_and_saved_to_reopen_the_same(edits: list) -> None:  # type: ignore[type-arg]

@@ -155,6 +155,24 @@ def test_door_opened_reveals_blip_marine_places_second() -> None:
     assert s.current_player() == "marines" and s.stack == []
 
 
+def test_a_genestealer_is_never_placed_on_the_objects_square_so_never_picks_it_up_by_conversion() -> None:
+    # RULES.md §10: "a model that moves onto an object's square picks it up"; an object's square is not an
+    # empty square, so a revealed blip's Genestealers go around it (here: the open door's square only).
+    rows = ["##########", "#aaaDbbbb#", "##########"]
+    s = scenario(rows, marines=[("m1", 3, 1, "E", "marine", "assault_cannon")], doors=[("D1", 4, 1)],
+                 blips=[("b1", 5, 1, 3)], objectives=[("relic", 6, 1)])
+    play(s, "open m1 D1")
+    first = next(pid for pid, pc in s.p.items() if pc.kind == "stealer")
+    play(s, f"face {first} W")
+    assert [str(a) for a in s.legal_actions()] == ["put upper:4,1"]
+    play(s, "put upper:4,1")
+    second = next(pid for pid, pc in s.p.items() if pc.kind == "stealer" and pid != first)
+    play(s, f"face {second} W")
+    # The third has no empty square left: lost, not a casualty; the relic still lies where it was.
+    assert s.k.obj_at == {s.game.board.sq_of("upper", 6, 1): "relic"}
+    assert not any(pc.carry for pc in s.p.values())
+
+
 def test_blip_may_not_move_into_los_or_next_to_marine() -> None:
     rows = ["#######", "#aaaaa#", "#a#####", "#a#####", "#######"]
     s = scenario(rows, marines=[("m1", 5, 1, "W")], blips=[("b1", 1, 3, 1)], phase="stealers")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -36,16 +36,27 @@ def test_a_scheduler_with_no_worker_stops_with_a_message_instead_of_hanging() ->
                       dask_options={"worker_wait": 0.5})
 
 
+# The worker runs in this process (processes=False) and finds these by reference: a closure over an Event
+# could not be sent to it.
+_TOLD_TO_LEAVE = threading.Event()
+_HELD: dict[str, Any] = {}
+
+
+def _held_chunk(spec_json: dict[str, Any], indices: list[int]) -> Any:
+    """Chunks after the first wait until the only worker is told to leave, so it is busy when it goes."""
+    _HELD["chunks"].append(len(indices))
+    if len(_HELD["chunks"]) > 1:
+        _TOLD_TO_LEAVE.wait(timeout=60)
+    return _HELD["play"](spec_json, indices)
+
+
 def test_workers_gone_mid_batch_stop_it_and_keep_what_finished(monkeypatch: pytest.MonkeyPatch) -> None:
     import engine.sim.dask_backend as backend
 
-    play_chunk = backend._play_chunk
-
-    def slow_chunk(spec_json: dict[str, Any], indices: list[int]) -> Any:
-        time.sleep(0.2)  # so the worker is still busy when it leaves, on a fast machine too
-        return play_chunk(spec_json, indices)
-
-    monkeypatch.setattr(backend, "_play_chunk", slow_chunk)
+    _HELD["play"] = backend._play_chunk
+    _HELD["chunks"] = []
+    _TOLD_TO_LEAVE.clear()
+    monkeypatch.setattr(backend, "_play_chunk", _held_chunk)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         gone: list[bool] = []
@@ -54,6 +65,7 @@ def test_workers_gone_mid_batch_stop_it_and_keep_what_finished(monkeypatch: pyte
             if not gone:  # the only worker leaves after the first chunk: nobody is left to play the rest
                 gone.append(True)
                 cluster.scale(0)
+                _TOLD_TO_LEAVE.set()
 
         result = run_batch(_spec(400), backend="dask", scheduler=cluster.scheduler_address,
                            dask_options={"worker_wait": 1.0}, on_result=first_result)

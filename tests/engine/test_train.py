@@ -23,6 +23,7 @@ def spec(mission: str, seed: int = 1, marines: dict[str, float] | None = None) -
                      policies={"marines": "heuristic-marines", "genestealers": "heuristic-genestealers"})
 
 
+@pytest.mark.timeout(110)  # a real training run: about 25 s alone on a core, more on a busy machine
 def test_training_from_bad_weights_beats_them_significantly() -> None:
     r = train(spec("recover_the_relic", marines=BAD), "marines", games=600, trial_games=30, check_games=200,
               workers=2)

@@ -42,7 +42,8 @@ def base() -> Doc:
             {"id": "sgt", "rank": "sergeant", "melee": "power_sword", "level": "upper", "x": 2, "y": 2, "facing": "E"},
             {"id": "m1", "rank": "marine", "level": "upper", "x": 2, "y": 1, "facing": "E"}]},
         "genestealers": {"starting": {"blips": 1, "entry_areas": ["EU"]},
-                         "reinforcements": [{"from_turn": 1, "per_turn": 1, "entry_areas": ["EU", "EL"]}]},
+                         "reinforcements": [{"from_turn": 1, "per_turn": 1, "entry_areas": ["EU", "EL"],
+                                             "pool": "unlimited"}]},
         "victory": [{"kind": "escape", "via": ["exit"], "win_at": 1}, {"kind": "marines_eliminated"}],
     }
 
@@ -81,6 +82,7 @@ def seq(*fs: Callable[[Doc], None]) -> Callable[[Doc], None]:
     return f
 
 
+CARRY_TO_EXIT = {"kind": "objective_carried", "objective": "O1", "to": {"exit": "X1"}}
 CUT_OFF_EAST = seq(row(0, 2, "#aaaa#bbb#"), setp("doors", []))
 # name: (failing mutation, expected [(rule, level, squares)], passing mutation)
 Case = tuple[Callable[[Doc], None], list[tuple[str, str | None, list[list[int]]]], Callable[[Doc], None]]
@@ -133,7 +135,8 @@ CASES: dict[str, Case] = {
                                     [("REF-ENTRY", None, [])], lambda d: None),
     "duplicate-id": (add("doors", {"id": "D1", "level": "lower", "x": 5, "y": 1}), [("REF-DUPLICATE-ID", None, []), ("ON-FLOOR", "lower", [[5, 1]])],
                      lambda d: None),
-    "reinforcement-turns": (setp("genestealers.reinforcements.0", {"from_turn": 5, "to_turn": 2, "per_turn": 1, "entry_areas": ["EU"]}),
+    "reinforcement-turns": (setp("genestealers.reinforcements.0", {"from_turn": 5, "to_turn": 2, "per_turn": 1, "entry_areas": ["EU"],
+                                                                       "pool": "unlimited"}),
                             [("REINF-TURNS", None, [])], lambda d: None),
     "pool-limit": (setp("genestealers.limited", {"unit": "stealers", "total": 100}), [("POOL-LIMIT", None, [])],
                    setp("genestealers.limited", {"unit": "stealers", "total": 44})),
@@ -182,6 +185,23 @@ CASES: dict[str, Case] = {
                                                 "counters": [{"kind": "rubble"}]}),
                           [("RANDOM-ZONE-TWICE", "upper", [])],
                           setp("random_setup", {"zones": [{"level": "upper", "section": "a"}], "counters": [{"kind": "rubble"}]})),
+    "pool-no-limit": (setp("genestealers.reinforcements.0.pool", "limited"), [("POOL-NO-LIMIT", None, [])],
+                      seq(setp("genestealers.reinforcements.0.pool", "limited"),
+                          setp("genestealers.limited", {"unit": "stealers", "total": 44}))),
+    "victory-carry-location": (seq(setp("objectives.0.kind", "location"), add("victory", CARRY_TO_EXIT)),
+                               [("VICTORY-CARRY", "upper", [[7, 1]])], add("victory", CARRY_TO_EXIT)),
+    "victory-carry-to-wall": (add("victory", {"kind": "objective_carried", "objective": "O1",
+                                              "to": {"level": "upper", "x": 5, "y": 1}}),
+                              [("VICTORY-CARRY", "upper", [[5, 1]])],
+                              add("victory", {"kind": "objective_carried", "objective": "O1",
+                                              "to": {"level": "upper", "x": 1, "y": 1}})),
+    "victory-carry-no-destination": (add("victory", {"kind": "objective_carried", "objective": "O1"}),
+                                     [("VICTORY-CARRY", None, [])], add("victory", CARRY_TO_EXIT)),
+    # A chute square that touches the room only at a corner between two walls: no step reaches it.
+    "unreachable-chute-diagonal": (seq(row(0, 4, "#########b"), add("chutes", {"id": "C1", "level": "upper", "x": 9, "y": 4})),
+                                   [("REACH-CHUTE", "upper", [[9, 4]])],
+                                   seq(row(0, 3, "#aaaa#bbbb"), row(0, 4, "#########b"),
+                                       add("chutes", {"id": "C1", "level": "upper", "x": 9, "y": 4}))),
 }
 
 

@@ -193,6 +193,18 @@ def test_icon_renders_with_the_blip_at_every_size(qapp: Any) -> None:
         assert blip.red() > 150 and blip.red() >= blip.green() and blip.red() > blip.blue() + 50
 
 
+def _largest_channel_difference(a: Any, b: Any) -> int:
+    """Rasterisers differ by a unit of rounding in a few edge pixels between library builds; a stale icon (a
+    changed source) differs by far more."""
+    worst = 0
+    for y in range(a.height()):
+        for x in range(a.width()):
+            p, q = a.pixelColor(x, y), b.pixelColor(x, y)
+            worst = max(worst, abs(p.red() - q.red()), abs(p.green() - q.green()), abs(p.blue() - q.blue()),
+                        abs(p.alpha() - q.alpha()))
+    return worst
+
+
 def test_generated_icons_are_present_and_current(qapp: Any) -> None:
     from PySide6.QtGui import QImage
 
@@ -200,7 +212,8 @@ def test_generated_icons_are_present_and_current(qapp: Any) -> None:
     for size in render_icons.SIZES:
         image = QImage(str(out / f"hulkforge-{size}.png"))
         fresh = QImage.fromData(render_icons.render_png(render_icons.SOURCE, size))
-        assert image.size() == fresh.size() and image.convertToFormat(fresh.format()) == fresh, size
+        assert image.size() == fresh.size(), size
+        assert _largest_channel_difference(image.convertToFormat(fresh.format()), fresh) <= 2, size
     assert (out / "hulkforge.svg").read_bytes() == render_icons.SOURCE.read_bytes()
     ico = (out / "hulkforge.ico").read_bytes()
     _reserved, kind, count = struct.unpack_from("<HHH", ico)
