@@ -68,18 +68,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script."""
+    from engine.sim.stopping import EXIT_CODES, raise_on_sigterm, restore_sigterm, stop_reason
+
     _printable_streams()
+    old_sigterm = None
     try:
+        old_sigterm = raise_on_sigterm()  # SIGTERM stops a batch as Ctrl-C does, keeping the games that finished
         return _main(argv)
-    except KeyboardInterrupt:
-        # Ctrl-C at any point, start-up (imports take a few tenths of a second) included: one line, exit 130.
-        # A second Ctrl-C while the interpreter shuts down must not print a traceback either.
+    except KeyboardInterrupt as exc:
+        # Ctrl-C (or SIGTERM) at any point, start-up (imports take a few tenths of a second) included: one line,
+        # exit 130 (143). A second one while the interpreter shuts down must not print a traceback either.
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGINT, signal.SIG_IGN)
-        print("hulkforge: interrupted", file=sys.stderr)
-        return 130
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        reason = stop_reason(exc)
+        print(f"hulkforge: {reason}", file=sys.stderr)
+        return EXIT_CODES[reason]
     except BrokenPipeError:
         return 0
+    finally:
+        restore_sigterm(old_sigterm)
 
 
 def _printable_streams() -> None:

@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
 from editor.lab.options_table import OverridesTable
 from engine.ai import SIDES, default_policy, policy_names
 from engine.sim import default_workers
+from engine.sim.spec import MAX_GAMES
 
-MAX_GAMES = 1_000_000
 SIDE_NAMES = {"marines": "Marines", "genestealers": "Genestealers"}
 
 

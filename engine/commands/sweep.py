@@ -26,8 +26,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         help="run one batch per value of a rule option or mission parameter",
         description="Sweep one parameter: --set NAME=V1,V2,V3 runs one batch per value, every batch on the same "
         "game seeds, and prints win rates with Wilson 95% intervals and the paired difference to the first "
-        "value. Other --set NAME=VALUE (one value) are held fixed. Exit 0: done; 1: a batch failed; "
-        "2: bad input; 130: interrupted.",
+        "value. Other --set NAME=VALUE (one value) are held fixed. Ctrl-C or SIGTERM stops it and prints the values "
+        "played. Exit 0: done; 1: a batch failed; 2: bad input; 130: Ctrl-C; 143: SIGTERM.",
     )
     add_batch_arguments(p, "NAME=V1,V2,... to sweep (exactly one), or NAME=VALUE held fixed; " + set_help_text())
     return p
@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.mission.playable import InvalidMission
     from engine.sim.batch import BatchError, BatchResult, prepare_spec, run_batch
     from engine.sim.local import LocalPool
+    from engine.sim.stopping import stop_exit_code, stop_name
     from engine.stats.sweep import compare_on_shared_seeds, sweep_curve
 
     try:
@@ -107,8 +108,15 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2, sort_keys=True))
     else:
         print(format_table(name, done_values, results, diffs, fixed))
-    if any(r.status.stopped == "interrupted" for r in results):
-        return 130
+    stopped = results[-1].status.stopped if results else None
+    if stopped is not None:
+        played = sum(r.stats.games + r.stats.failed for r in results)
+        print(f"hulkforge sweep: stopped ({stop_name(stopped)}) at {name}={json.dumps(done_values[-1])}: "
+              f"kept {played} finished games over {len(results)} of {len(values)} values (the table above)",
+              file=sys.stderr)
+    code = stop_exit_code(stopped)
+    if code is not None:
+        return code
     return 1 if any(r.stats.failed for r in results) else 0
 
 

@@ -11,7 +11,9 @@ from engine.ai.base import SIDES
 from engine.commands.playable import report_invalid
 from engine.mission.playable import InvalidMission
 from engine.sim.batch import BACKENDS
-from engine.sim.cli_support import UsageError, add_param_file_argument, build_spec, pct
+from engine.sim.cli_support import UsageError, add_param_file_argument, build_spec, pct, short_number
+from engine.sim.spec import MAX_GAMES
+from engine.sim.stopping import EXIT_CODES, stop_name, stop_reason
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -22,7 +24,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "side's current best, alternating sides over --rounds, then compare the tuned and the start weights "
         "on fresh seeds (paired, with 95% intervals). Writes a weights file that simulate, sweep and tune read "
         "as --marines heuristic-marines:FILE or --param-file FILE. Exit 0: written; 1: cancelled or no file; "
-        "2: bad input.",
+        "2: bad input, or -o cannot be written (checked before the first game); 130: Ctrl-C; 143: SIGTERM "
+        "(nothing written).",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
     p.add_argument("--side", choices=SIDES, required=True, help="the side to train (first, when --rounds > 1)")
@@ -47,15 +50,14 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.ai.weights import save_weights_file
     from engine.commands.simulate import parse_sets
-    from engine.tune.train import train
+    from engine.sim.outputs import OutputClaim, OutputError
 
     try:
         for flag, v, least in (("--games", args.games, 1), ("--rounds", args.rounds, 1),
                                ("--trial-games", args.trial_games, 1), ("--check-games", args.check_games, 0)):
-            if v < least:
-                raise UsageError(f"{flag} must be >= {least}, not {v}")
+            if not least <= v <= MAX_GAMES:
+                raise UsageError(f"{flag} must be between {least} and {MAX_GAMES:,}, not {short_number(v)}")
         if args.games < 4 * args.trial_games * args.rounds:
             raise UsageError(f"--games {args.games} leaves fewer than 4 trials of {args.trial_games} games a round")
         args.params = []
@@ -67,6 +69,25 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except InvalidMission as exc:
         return report_invalid("hulkforge train", exc)
+    try:
+        claim = OutputClaim(args.out)  # checked and held before the first game
+    except OutputError as exc:
+        print(f"hulkforge train: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _train(args, base)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: the rounds so far are printed above
+        reason = stop_reason(exc)
+        print(f"hulkforge train: stopped ({stop_name(reason)}) before the end; nothing written", file=sys.stderr)
+        return EXIT_CODES[reason]
+    finally:
+        claim.release()
+
+
+def _train(args: argparse.Namespace, base: Any) -> int:
+    from engine.ai.weights import save_weights_file
+    from engine.tune.train import train
+
     if not args.json:
         print(f"train {args.side} on {args.mission}: {args.games} games over {args.rounds} round(s), "
               f"{args.trial_games} a trial, seed {args.seed}", flush=True)

@@ -11,8 +11,16 @@ from engine.ai.base import SIDES
 from engine.commands.playable import report_invalid
 from engine.mission.playable import InvalidMission
 from engine.sim.batch import BACKENDS
-from engine.sim.cli_support import UsageError, add_param_file_argument, build_spec, pct, split_assignment
-from engine.sim.spec import DEFAULT_MAX_ACTIONS
+from engine.sim.cli_support import (
+    UsageError,
+    add_param_file_argument,
+    build_spec,
+    pct,
+    short_number,
+    split_assignment,
+)
+from engine.sim.spec import DEFAULT_MAX_ACTIONS, MAX_GAMES
+from engine.sim.stopping import EXIT_CODES, stop_name, stop_reason
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -25,7 +33,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "a value far from the target is dropped after a hundred games, only the answer gets the games a tight "
         "interval needs. One parameter: a root finder on the log-odds; several: optuna's TPE sampler. Prints "
         "the path and writes the tuned mission. Exit 0: target hit (and -o written); 1: out of reach in the "
-        "range, or the budget ran out (nothing written); 2: bad input; 130: interrupted.",
+        "range, or the budget ran out (nothing written); 2: bad input, or -o cannot be written (checked before "
+        "the first game); 130: Ctrl-C; 143: SIGTERM.",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
     p.add_argument("--target", type=float, default=None, help="Marine win rate to reach, e.g. 0.5 (required)")
@@ -63,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.mission import MissionFileError, read_document
     from engine.resources import mission_path
     from engine.sim.cli_support import parse_value
-    from engine.tune.search import tune
+    from engine.sim.outputs import OutputClaim, OutputError
     from engine.tune.space import parse_param
 
     if args.list_params:
@@ -87,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--target must be a win rate between 0 and 1, not {args.target}")
         if not 0 < args.tolerance < 0.5:
             raise UsageError(f"--tolerance must be between 0 and 0.5, not {args.tolerance}")
-        if args.budget < 1:
-            raise UsageError(f"--budget must be >= 1, not {args.budget}")
+        if not 1 <= args.budget <= MAX_GAMES:
+            raise UsageError(f"--budget must be between 1 and {MAX_GAMES:,}, not {short_number(args.budget)}")
         sets = {}
         for text in args.sets:
             name, value = split_assignment(text, "--set")
@@ -107,6 +116,28 @@ def run(args: argparse.Namespace) -> int:
     except InvalidMission as exc:
         return report_invalid("hulkforge tune", exc)
     out = args.out
+    try:
+        claim = OutputClaim(out) if out else None  # checked and held before the first game
+    except OutputError as exc:
+        print(f"hulkforge tune: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return _tune(args, base, params, names, out, doc)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: the looks so far are printed above
+        reason = stop_reason(exc)
+        print(f"hulkforge tune: stopped ({stop_name(reason)}) before an answer{'; nothing written' if out else ''}",
+              file=sys.stderr)
+        return EXIT_CODES[reason]
+    finally:
+        if claim is not None:
+            claim.release()
+
+
+def _tune(args: argparse.Namespace, base: Any, params: list[Any], names: list[str], out: str | None,
+          doc: dict[str, Any] | None) -> int:
+    from engine.mission import read_document
+    from engine.tune.search import tune
+
     head = (f"tune {', '.join(names)} on {args.mission}: Marine win rate {pct(args.target).strip()} ± "
             f"{pct(args.tolerance).strip()} (95%), seed {args.seed}, budget {args.budget} games, "
             f"{base.policies['marines']} vs {base.policies['genestealers']}")

@@ -5,13 +5,14 @@ from __future__ import annotations
 import platform
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.sim.local import BatchError, LocalPool, RunStatus, default_workers
 from engine.sim.record import GameRecord
 from engine.sim.spec import BatchSpec
+from engine.sim.stopping import stop_reason
 from engine.stats.aggregate import BatchStats
 
 BACKENDS = ("local", "dask")
@@ -53,15 +54,16 @@ def iter_batch(
     cancel: threading.Event | None = None,
     status: RunStatus | None = None,
     pool: LocalPool | None = None,
-    indices: list[int] | None = None,
+    indices: Collection[int] | None = None,
     dask_options: dict[str, Any] | None = None,
 ) -> Iterator[GameRecord]:
     """Yield one GameRecord per game as games finish (completion order; each carries its index).
 
+    indices: the games to play (default all, as a `range`: read lazily, so memory does not grow with games).
     dask_options: more arguments of engine.sim.dask_backend.run_dask (worker_wait, security).
     """
     status = status if status is not None else RunStatus()
-    wanted = list(indices) if indices is not None else list(range(spec.games))
+    wanted = indices if indices is not None else range(spec.games)
     if not wanted:
         return
     if backend == "local":
@@ -154,10 +156,13 @@ def run_batch(
     keep_records: bool = True,
     pool: LocalPool | None = None,
     dask_options: dict[str, Any] | None = None,
+    indices: Collection[int] | None = None,
 ) -> BatchResult:
-    """Run a whole batch, calling `on_result` (in this thread) for each game as it finishes.
+    """Run a whole batch (or the games `indices` of it), calling `on_result` (in this thread) for each game as it
+    finishes.
 
-    Cancelling (setting `cancel`) or Ctrl-C stops it early and keeps every game that finished.
+    Cancelling (setting `cancel`), Ctrl-C or SIGTERM (engine.sim.stopping) stops it early and keeps every game
+    that finished; `status.stopped` says which.
     """
     spec = prepare_spec(spec)
     stats = BatchStats()
@@ -166,14 +171,14 @@ def run_batch(
     start = time.perf_counter()
     try:
         for rec in iter_batch(spec, backend=backend, workers=workers, scheduler=scheduler, cancel=cancel,
-                              status=status, pool=pool, dask_options=dask_options):
+                              status=status, pool=pool, indices=indices, dask_options=dask_options):
             stats.add(rec)
             if keep_records:
                 records.append(rec)
             if on_result is not None:
                 on_result(rec)
-    except KeyboardInterrupt:
-        status.stopped = "interrupted"
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated
+        status.stopped = stop_reason(exc)
     records.sort(key=lambda r: r.index)
     # The workers that really played: fewer than asked when the batch is small, none when the cluster had none.
     # (A local worker that died and was replaced counts once: the replacement takes its place.)

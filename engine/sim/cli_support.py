@@ -13,7 +13,7 @@ from engine.resources import mission_path
 from engine.sim.batch import BACKENDS, BatchError
 from engine.sim.params import MISSION_PARAMS, apply_mission_params, is_mission_param
 from engine.sim.paths import is_path
-from engine.sim.spec import DEFAULT_MAX_ACTIONS, BatchSpec
+from engine.sim.spec import DEFAULT_MAX_ACTIONS, MAX_GAMES, BatchSpec
 
 
 class UsageError(Exception):
@@ -37,10 +37,16 @@ def split_assignment(text: str, flag: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def short_number(n: int) -> str:
+    """A number as it fits in a one-line message: 10**20 is shown as 1e+20."""
+    return str(n) if abs(n) < 10**12 else f"a {len(str(abs(n)))}-digit number"
+
+
 def add_batch_arguments(p: argparse.ArgumentParser, set_help: str) -> None:
     """The arguments every batch command takes."""
     p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
-    p.add_argument("--games", "-n", type=int, default=1000, help="games to play (default 1000)")
+    p.add_argument("--games", "-n", type=int, default=1000,
+                   help=f"games to play (default 1000, at most {MAX_GAMES:,})")
     p.add_argument("--seed", "-s", type=int, default=1, help="batch seed: same seed, same games (default 1)")
     p.add_argument("--workers", "-w", type=int, default=None, help="worker processes (default: one per CPU)")
     p.add_argument("--backend", choices=BACKENDS, default="local",
@@ -135,8 +141,8 @@ def build_spec(args: argparse.Namespace, sets: dict[str, Any], like: BatchSpec |
     from engine.mission import MissionFileError, mission_from_dict
     from engine.mission.playable import load_playable_document
 
-    if args.games < 0:
-        raise UsageError(f"--games must be >= 0, not {args.games}")
+    if not 0 <= args.games <= MAX_GAMES:
+        raise UsageError(f"--games must be between 0 and {MAX_GAMES:,}, not {short_number(args.games)}")
     if args.seed < 0:
         raise UsageError(f"--seed must be >= 0, not {args.seed}")
     if args.workers is not None and args.workers < 1:

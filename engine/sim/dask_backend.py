@@ -9,10 +9,13 @@ certificates (`--scheduler tls://host:8786 --dask-security FILE`, docs/dask.md) 
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import itertools
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from engine.sim.local import BatchError, RunStatus, chunk_size
@@ -24,7 +27,11 @@ from engine.sim.spec import BatchSpec, game_seed
 # stops with a message: a scheduler with no workers holds jobs forever without a word.
 DEFAULT_WORKER_WAIT = 60.0
 POLL_SECONDS = 0.2
+# Jobs submitted ahead per worker thread: enough that no worker waits for the next, few enough that a batch of a
+# million games does not hold tens of thousands of futures.
+JOBS_PER_THREAD = 4
 SECURITY_SECTION = ("distributed", "comm")
+_LOG_LEVEL_VAR = "DASK_LOGGING__DISTRIBUTED"
 
 
 def _import_distributed() -> Any:
@@ -106,6 +113,29 @@ def _play_chunk(spec_json: dict[str, Any], indices: list[int]) -> tuple[str, lis
     return where, run_chunk(spec_json, indices)
 
 
+@contextlib.contextmanager
+def _quiet_worker_processes() -> Iterator[None]:
+    """Worker processes of our own local cluster log errors only: a batch stopped early cancels their jobs, and
+    Dask's warnings about it (cancelled tasks, closed comms) are noise to the person who stopped it."""
+    old = os.environ.get(_LOG_LEVEL_VAR)
+    os.environ[_LOG_LEVEL_VAR] = "error"  # read by `distributed` when a new worker process imports it
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ[_LOG_LEVEL_VAR]
+        else:
+            os.environ[_LOG_LEVEL_VAR] = old
+
+
+def _drop_tracebacks(exc: BaseException | None) -> None:
+    seen = 0
+    while exc is not None and seen < 16:
+        exc.__traceback__ = None
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+
+
 def _connect(distributed: Any, scheduler: str | None, workers: int | None, processes: bool,
              connect_timeout: str, security: Any) -> tuple[Any, Any]:
     cluster = None
@@ -116,7 +146,7 @@ def _connect(distributed: Any, scheduler: str | None, workers: int | None, proce
             import dask
 
             # A game that kills its worker would kill the next three too (Dask's default) before failing.
-            with dask.config.set({"distributed.scheduler.allowed-failures": 1}):
+            with dask.config.set({"distributed.scheduler.allowed-failures": 1}), _quiet_worker_processes():
                 cluster = distributed.LocalCluster(
                     n_workers=workers or 1, threads_per_worker=1, processes=processes, dashboard_address=None
                 )
@@ -124,13 +154,17 @@ def _connect(distributed: Any, scheduler: str | None, workers: int | None, proce
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         if cluster is not None:
             cluster.close()
+        # A Client whose constructor failed still holds a running event loop; collected later, at a random
+        # moment, its __del__ stops that loop while a new cluster starts its own and the two deadlock. Now.
+        _drop_tracebacks(exc)  # they hold the half-made Client
+        gc.collect()
         raise BatchError(f"cannot reach the Dask scheduler {scheduler or '(local cluster)'}: {exc}") from None
     return client, cluster
 
 
 def run_dask(
     spec: BatchSpec,
-    indices: list[int],
+    indices: Collection[int],
     status: RunStatus,
     cancel: threading.Event | None = None,
     scheduler: str | None = None,
@@ -143,7 +177,8 @@ def run_dask(
     """Play games by index on a cluster, yielding records chunk by chunk as they complete.
 
     A cluster with no worker for `worker_wait` seconds (none at the start, or all gone mid-batch) stops the
-    batch with a message instead of waiting forever; the games that finished are kept.
+    batch with a message instead of waiting forever; the games that finished are kept. Only a few jobs per
+    worker thread are submitted at a time, the next ones as they finish, so memory does not grow with games.
     """
     distributed = _import_distributed()
     client, cluster = _connect(distributed, scheduler, workers, processes, connect_timeout, security)
@@ -157,13 +192,26 @@ def run_dask(
                              f"(start one with `dask worker {where}`, or wait longer with --worker-wait)"
                              ) from exc
         spec_json = spec.to_json()
-        size = chunk_size(len(indices), max(1, len(client.nthreads())))
-        for i in range(0, len(indices), size):
-            chunk = indices[i:i + size]
-            chunks[client.submit(_play_chunk, spec_json, chunk, pure=False)] = chunk
+        nthreads = client.nthreads()
+        size = chunk_size(len(indices), max(1, len(nthreads)))
+        threads = max(1, sum(nthreads.values()))
+        fresh = iter(indices)
+        in_flight = max(JOBS_PER_THREAD * threads, 8)
+        played = 0
         # with_results: the rows are fetched in the background, so a job whose worker left before they were
         # fetched waits there (Dask computes it again when a worker comes) while this loop watches the workers.
-        pending = distributed.as_completed(list(chunks), with_results=True, raise_errors=False)
+        pending = distributed.as_completed([], with_results=True, raise_errors=False)
+
+        def submit_more() -> None:
+            while len(chunks) < in_flight:
+                chunk = list(itertools.islice(fresh, size))
+                if not chunk:
+                    return
+                fut = client.submit(_play_chunk, spec_json, chunk, pure=False)
+                chunks[fut] = chunk
+                pending.add(fut)
+
+        submit_more()
         alone_since: float | None = None  # when the cluster was last seen with no worker
         last_look = 0.0
         while not pending.is_empty():
@@ -184,15 +232,17 @@ def run_dask(
                         alone_since = now
                     elif now - alone_since >= worker_wait:
                         msg = (f"the Dask cluster at {where} had no worker for {worker_wait:g} s; "
-                               f"stopped with {len(indices) - sum(map(len, chunks.values()))} of "
-                               f"{len(indices)} games played")
+                               f"stopped with {played} of {len(indices)} games played")
                         status.stopped = "stopped: no Dask worker"
                         status.messages.append(msg)
                         return
                 time.sleep(POLL_SECONDS)
                 continue
             for fut, outcome in pending.next_batch(block=False):
-                yield from _finish(fut, outcome, chunks, pending, client, spec, spec_json, status)
+                for rec in _finish(fut, outcome, chunks, pending, client, spec, spec_json, status):
+                    played += 1
+                    yield rec
+            submit_more()
     finally:
         if chunks:
             client.cancel(list(chunks))

@@ -7,13 +7,14 @@ rest of its chunk goes back in the queue and a fresh worker takes over. Nothing 
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import os
 import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Generator, Iterator
+from collections.abc import Collection, Generator, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -28,6 +29,7 @@ POLL_SECONDS = 0.1
 # parent of a 2-worker Pitfall batch from 0.7 s to 0.35 s of CPU over 2,500 games). A worker's rows wait in
 # its pipe meanwhile; the progress bar and cancelling lag by at most this much.
 PACE_SECONDS = 0.02
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class BatchError(RuntimeError):
@@ -46,10 +48,19 @@ class RunStatus:
 
 def _worker_main(conn: Connection) -> None:
     """Loop of one worker process: receive (spec, items), send one row per game, then "done"."""
-    # Ctrl-C goes to the whole process group; only the parent decides what it means.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C goes to the whole process group, SIGTERM to a whole job or service: only the parent decides what
+    # they mean (it keeps the finished games, then ends its workers).
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
     tune_gc_for_games()  # this process only plays games
-    conn.send(("ready", None))  # start-up (seconds on a busy machine) does not count against a game
+    try:
+        conn.send(("ready", None))  # start-up (seconds on a busy machine) does not count against a game
+        _serve(conn)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        return  # the parent is gone (killed, or done with this batch): nobody reads what this worker plays
+
+
+def _serve(conn: Connection) -> None:
     while True:
         try:
             msg = conn.recv()
@@ -61,6 +72,8 @@ def _worker_main(conn: Connection) -> None:
         try:
             for row in iter_chunk(spec_json, items):
                 conn.send(("game", row))
+        except (BrokenPipeError, ConnectionResetError):
+            raise
         except Exception as exc:  # building the game failed: every game would fail the same way
             conn.send(("fatal", f"{type(exc).__name__}: {exc}"))
             continue
@@ -71,6 +84,8 @@ def _start_ignoring_sigint(proc: Any) -> None:
     """Start a worker that ignores Ctrl-C from its first instruction (an ignored signal survives exec)."""
     # Without this, Ctrl-C during a worker's start-up prints its KeyboardInterrupt traceback. Signal
     # handlers can only be changed from the main thread; from the editor's QThread the window stays.
+    # (SIGTERM stays as it is here: ignored in the parent for a moment, one would be lost. Its default action
+    # ends a worker still starting without a word, and the parent, which got it too, stops the batch.)
     if threading.current_thread() is not threading.main_thread():
         proc.start()
         return
@@ -101,7 +116,7 @@ class _Worker:
     def stop(self, kill: bool) -> None:
         try:
             if kill:
-                self.proc.terminate()
+                self.proc.kill()  # it ignores SIGTERM (see _worker_main)
             else:
                 self.conn.send(None)
         except (OSError, ValueError):
@@ -154,21 +169,32 @@ class LocalPool:
     def run(
         self,
         spec: BatchSpec,
-        indices: list[int],
+        indices: Collection[int],
         status: RunStatus,
         cancel: threading.Event | None = None,
     ) -> Iterator[GameRecord]:
-        """Play games by index, yielding records in completion order until done or cancelled."""
+        """Play games by index, yielding records in completion order until done or cancelled.
+
+        `indices` is read a chunk at a time (a `range` of a million games costs nothing up front).
+        """
         spec_json = spec.to_json()
         size = chunk_size(len(indices), self.workers)
-        queue: deque[list[int]] = deque(indices[i:i + size] for i in range(0, len(indices), size))
-        left = len(indices)  # games in the queue
+        fresh = iter(indices)
+        queue: deque[list[int]] = deque()  # chunks to deal before fresh ones: games of a worker that died
+        left = len(indices)  # games not dealt yet
         busy: list[_Worker] = []
         replacements = 0
 
+        def has_more() -> bool:
+            if not queue:
+                chunk = list(itertools.islice(fresh, size))
+                if chunk:
+                    queue.append(chunk)
+            return bool(queue)
+
         def dispatch(w: _Worker) -> bool:
             nonlocal left
-            if not queue:
+            if not has_more():
                 return False
             chunk = queue.popleft()
             # Chunks shrink as the queue empties (at most a third of a worker's share of what is left), so the
@@ -184,7 +210,7 @@ class LocalPool:
             return True
 
         try:
-            while len(busy) < self.workers and queue:
+            while len(busy) < self.workers and has_more():
                 dispatch(self._idle.pop() if self._idle else _Worker(self._ctx))
             while busy:
                 if cancel is not None and cancel.is_set():
@@ -229,7 +255,7 @@ class LocalPool:
                         if replacements >= self.max_replacements:
                             status.stopped = f"stopped: {status.worker_deaths} worker processes died"
                             return
-                        if queue:
+                        if has_more():
                             replacements += 1
                             dispatch(_Worker(self._ctx))
                 if busy:

@@ -12,6 +12,10 @@ from engine.sim.seeding import generate_uint64
 # JSON consumers outside Python (JavaScript, spreadsheets) keep integers exact only up to 2**53.
 _SEED_MASK = (1 << 53) - 1
 DEFAULT_MAX_ACTIONS = 20_000
+# The most games one batch may ask for: its results file (a few hundred bytes a game) stays within what
+# read_results reads back, and its per-game outcome table (one byte a game) stays small. The editor's lab
+# allows as many.
+MAX_GAMES = 1_000_000
 
 
 @dataclass
@@ -32,8 +36,8 @@ class BatchSpec:
     runner_args: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.games < 0:
-            raise ValueError(f"games must be >= 0, not {self.games}")
+        if not 0 <= self.games <= MAX_GAMES:
+            raise ValueError(f"games must be between 0 and {MAX_GAMES:,}, not {self.games}")
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, not {self.seed}")
         if self.mission is None and self.mission_doc is None and self.runner == "rules":

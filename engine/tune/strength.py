@@ -17,6 +17,7 @@ from engine.ai.base import SIDES
 from engine.sim.batch import iter_batch, prepare_spec
 from engine.sim.local import LocalPool, RunStatus
 from engine.sim.spec import BatchSpec
+from engine.sim.stopping import stop_reason
 from engine.stats.intervals import paired_diff, wilson
 
 LEVELS = ("random", "novice", "heuristic", "tuned")
@@ -69,6 +70,7 @@ class StrengthReport:
     cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
     tuned_sides: list[str] = field(default_factory=list)
     cancelled: bool = False
+    stopped: str | None = None  # "interrupted" (Ctrl-C), "terminated" (SIGTERM), "cancelled" or a reason
 
     def diagonal(self) -> list[Cell]:
         """Equal strength on both sides, weakest first."""
@@ -149,8 +151,13 @@ def strength_check(
     cancel: threading.Event | None = None,
     on_cell: Callable[[Cell], None] | None = None,
     on_games: Callable[[int], None] | None = None,
+    on_report: Callable[[StrengthReport], None] | None = None,
 ) -> StrengthReport:
-    """Play every pairing of strengths for `base.games` games on `base.seed` (the tuned level only with weights)."""
+    """Play every pairing of strengths for `base.games` games on `base.seed` (the tuned level only with weights).
+
+    `on_report` gets the report so far after each pairing. Ctrl-C or SIGTERM stops it like `cancel`: the
+    pairings played are kept, the one in play with the games it finished.
+    """
     tuned = dict(tuned or {})
     levels = check_levels(tuned)
     report = StrengthReport(levels, tuned_sides=[s for s in SIDES if s in tuned])
@@ -163,16 +170,23 @@ def strength_check(
                                       params={s: p[1] for s, p in pol.items() if p[1]})
             cell = Cell(m, g, [""] * spec.games)
             status = RunStatus()
-            for rec in iter_batch(spec, backend=backend, workers=workers, scheduler=scheduler, cancel=cancel,
-                                  status=status, pool=pool):
-                cell.winners[rec.index] = rec.winner or ""
-                if on_games is not None:
-                    on_games(1)
+            try:
+                for rec in iter_batch(spec, backend=backend, workers=workers, scheduler=scheduler, cancel=cancel,
+                                      status=status, pool=pool):
+                    cell.winners[rec.index] = rec.winner or ""
+                    if on_games is not None:
+                        on_games(1)
+            except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated
+                status.stopped = stop_reason(exc)
             report.cells[(m, g)] = cell
             if on_cell is not None:
                 on_cell(cell)
             if status.stopped is not None:
                 report.cancelled = True
+                report.stopped = status.stopped
+            if on_report is not None:
+                on_report(report)
+            if report.cancelled:
                 break
     finally:
         if pool is not None:
