@@ -12,7 +12,7 @@ lazily worked-out ThreatMap (the enemies' squares, kinds and entries), the flame
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from engine.ai.tables import GameTables, Graph, LazyMap, tables
@@ -215,6 +215,7 @@ class Situation:
         "gt",
         "legal",
         "marines",
+        "of",
         "state",
     )
     # Made on first use (see __init__).
@@ -233,12 +234,16 @@ class Situation:
         # _by_actor and _of start unset: each is made on first use (an unset slot raises AttributeError), which
         # saves the stores on the many decisions that never ask.
         self.legal: LazyLegal | LegalSet
+        # `of(pid, verb)`: a piece's legal actions of one verb (actions_of, or the lazy list's own, one call fewer).
+        self.of: Callable[[str, str], list[Action]]
         if type(actions) is LegalActions:
             self._lazy = True
             self.legal = LazyLegal(actions)
+            self.of = actions.of
         else:
             self._lazy = False
             self.legal = LegalSet(actions)
+            self.of = self.actions_of
         # The pieces by side: the same piece objects as at the last decision (the usual case) give the same
         # split (a piece's kind never changes), so only the Marines' squares are read again.
         global _SIDES
@@ -371,6 +376,10 @@ class Situation:
             for sq, oid in st.obj_at.items():
                 if oid == g.objective:
                     return self.gt.marine_goal_map(("obj", sq), (sq,))
+            # A Genestealer holds it: hunt him down (he drops it when he dies).
+            for pc in self.enemies:
+                if pc.carry == g.objective and pc.sq >= 0:
+                    return self.gt.marine_goal_map(("obj", pc.sq), (pc.sq,))
             return None
         if g.kind == "flame":
             if flamer:

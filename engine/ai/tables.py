@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.mission.diagonal import diagonal_step_allowed
 from engine.rules.board import DIR_VEC, FACE_VEC, Board
+from engine.rules.moves import JUMP_COST, PIT_CLIMB_COST, ladder_cost
 
 INF = 9999
 # Extra cost of a square a Marine would rather not cross: a pitfall he may fall through (1 in 6).
@@ -332,17 +333,20 @@ class GameTables:
                     heavy.append((u, c))
             fu[s], fh[s] = tuple(unit), tuple(heavy) if heavy else None
         # Ladders and holes add steps between levels, after the row's own steps.
-        lc = 2 if pf else 1
+        # (The rules' own costs: a Genestealer's climb and drop; a Marine's climb, plus the turn he usually needs
+        # on landing.)
+        lc = ladder_cost("stealer", pf)
+        mlc = ladder_cost("marine", pf) + 1
         for s, t in feat.ladder.items():
             _add_step(fu, fh, s, t, lc)
             _add_step(ru, rh, t, s, lc)
-            _add_step(mu, mh, t, s, 3)
+            _add_step(mu, mh, t, s, mlc)
         for top, below in pits.items():
             if below >= 0:
-                _add_step(fu, fh, top, below, 1)
-                _add_step(fu, fh, below, top, 3)
-                _add_step(ru, rh, below, top, 1)
-                _add_step(ru, rh, top, below, 3)
+                _add_step(fu, fh, top, below, JUMP_COST)
+                _add_step(fu, fh, below, top, PIT_CLIMB_COST)
+                _add_step(ru, rh, below, top, JUMP_COST)
+                _add_step(ru, rh, top, below, PIT_CLIMB_COST)
         # Where a climb or jump from s leads: up or down a ladder, else up or down a hole (-1: a bottomless one).
         self.hole_dest: dict[int, int] = {**pits, **feat.pit_up, **feat.ladder}
         # Where a jump from s lands, for the squares the rules may offer one from (Movement.hole_moves): down

@@ -22,12 +22,23 @@ class MarineWeights:
     gap: float = 2.0  # how far the leader may run ahead of the Marine behind him
     rear_guard: float = 1.0  # 1: the last Marine faces back on overwatch when the threat comes from behind
     flamer_min: float = 1.4  # expected kills a flamer shot must promise (the mission's own target aside)
+    flamer_alone: float = 3.0  # with no other Marine this close, the flamer burns a lone Genestealer coming at him
     cp_reserve: float = 1.0  # 1: keep command points for the Genestealer turn (reactions); 0: spend them now
     keep_cp_within: float = 3.0  # ...but only while an enemy is this close to the squad (else they buy moves)
     react_range: float = 5.0  # in the Genestealer turn, shoot with CP at a Genestealer this close
     dash_below: float = 1.0  # dash (no overwatch stops) while at most this many enemies are near the squad
     redraw_below: float = 3.0  # with a sergeant, redraw command points of this value or less
     psi_storm_range: float = 3.0  # the Archivist storms a Genestealer this close
+    # Scoring terms of a move (engine/ai/marines.py, `_score_*`): each is a weight on one consideration.
+    progress: float = 10.0  # per square of route gained by the move (#10: keep moving to the objective)
+    ap_cost: float = 1.0  # per AP the move and the step it prepares cost (a turn and a step cost 2)
+    open_door: float = 1.0  # opening a closed door on an equally short way (#12: open only what the route needs)
+    side_door: float = 0.3  # per closed side door beside the square (where a Genestealer bursts in)
+    diagonal: float = 0.25  # a diagonal step among equally short ones (straight steps keep the squad's file)
+    keep_file: float = 0.05  # per square off the route of the Marine ahead (the squad must not split)
+    close_flank: float = 12.0  # closing an open door off the route (#12: cut the approaches on the flanks)
+    carrier_gap: float = 1.0  # how far the carrier may walk ahead of the nearest other Marine
+    escort_exit: float = 6.0  # an escort leaves by the exit only once the carrier is this close to it
 
 
 @dataclass(frozen=True)
@@ -85,12 +96,22 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "gap": WeightRange(1.0, 5.0, 1.0),
         "rear_guard": WeightRange(0.0, 1.0, 1.0),
         "flamer_min": WeightRange(0.5, 3.0),
+        "flamer_alone": WeightRange(0.0, 8.0, 1.0),
         "cp_reserve": WeightRange(0.0, 1.0, 1.0),
         "keep_cp_within": WeightRange(1.0, 8.0, 1.0),
         "react_range": WeightRange(1.0, 10.0, 1.0),
         "dash_below": WeightRange(0.0, 4.0, 1.0),
         "redraw_below": WeightRange(1.0, 6.0, 1.0),
         "psi_storm_range": WeightRange(1.0, 6.0, 1.0),
+        "progress": WeightRange(2.0, 20.0),
+        "ap_cost": WeightRange(0.0, 4.0),
+        "open_door": WeightRange(0.0, 4.0),
+        "side_door": WeightRange(0.0, 2.0),
+        "diagonal": WeightRange(0.0, 1.0),
+        "keep_file": WeightRange(0.0, 0.5),
+        "close_flank": WeightRange(0.0, 20.0),
+        "carrier_gap": WeightRange(0.0, 4.0, 1.0),
+        "escort_exit": WeightRange(0.0, 12.0, 1.0),
     },
     "genestealers": {
         "aggression": WeightRange(0.0, 1.0),

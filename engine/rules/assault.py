@@ -14,7 +14,7 @@ from engine.rules.decisions import (
     TurnToFaceDecision,
 )
 from engine.rules.fire import Fire
-from engine.rules.kernel import G, Kernel, M
+from engine.rules.kernel import ASSAULT_COST, GUARD_COST, G, Kernel, M
 from engine.rules.pieces import Piece
 from engine.rules.victory import Victory
 
@@ -29,13 +29,13 @@ class Assault:
         self.victory = victory
 
     def marine_guard(self, pc: Piece, budget: int, out: list[Action]) -> None:
-        if budget >= 2 and not pc.guard:
+        if budget >= GUARD_COST and not pc.guard:
             out.append(self.game.order_table(pc.id)["guard"])
 
     def marine_blows(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """Assaults of a Marine: [4e] a Genestealer at the other end of his ladder, the Genestealer or door in
         front (never through a hole)."""
-        if budget < 1:
+        if budget < ASSAULT_COST:
             return
         k = self.k
         pid = pc.id
@@ -72,13 +72,13 @@ class Assault:
                 out.append(act("assault", pid, tid))
 
     def act_guard(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 2, reaction)
+        self.k.pay(pc, GUARD_COST, reaction)
         pc.guard = True
         pc.ow = False
 
     def act_assault(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
-        k.pay(pc, 1, reaction)
+        k.pay(pc, ASSAULT_COST, reaction)
         tid = a.args[1]
         if tid in self.game.board.doors:
             fighter = self.fighter(pc) if pc.kind == "marine" else None

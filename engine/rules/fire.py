@@ -12,7 +12,7 @@ from engine.rules.decisions import (
     OverwatchDecision,
     SustainedCheck,
 )
-from engine.rules.kernel import GUNS, Kernel
+from engine.rules.kernel import FLAME_COST, GUNS, OVERWATCH_COST, RELOAD_COST, SHOT_COST, UNJAM_COST, Kernel
 from engine.rules.pieces import Piece
 from engine.rules.sight import Sight
 from engine.rules.victory import Victory
@@ -81,7 +81,7 @@ class Fire:
     def marine_shots(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A storm bolter or assault cannon shot (free right after a move or turn) at each target he sees."""
         ranged = pc.ranged
-        if ranged in GUNS and not pc.jam and (0 if pc.free else 1) <= budget and (
+        if ranged in GUNS and not pc.jam and (0 if pc.free else SHOT_COST) <= budget and (
             ranged == "storm_bolter" or pc.ammo > 0
         ):
             pid = pc.id
@@ -93,40 +93,40 @@ class Fire:
         opts = self.game.opts
         orders = self.game.order_table(pc.id)
         if pc.ranged == "heavy_flamer":
-            if budget >= 2 and pc.ammo > 0:
+            if budget >= FLAME_COST and pc.ammo > 0:
                 pid = pc.id
                 name = self.game.board.name
                 for t in self.flame_targets(pc):
                     out.append(act("flame", pid, name(t)))
-            if self.game.ruleset == "classic" and budget >= 4 and pc.ammo < opts.flamer_shots:
+            if self.game.ruleset == "classic" and budget >= RELOAD_COST and pc.ammo < opts.flamer_shots:
                 out.append(orders["reload"])  # [2e] the heavy flamer reloads for 4 AP
         elif pc.ranged in GUNS:
-            if budget >= 2 and not pc.ow:
+            if budget >= OVERWATCH_COST and not pc.ow:
                 out.append(orders["overwatch"])
-            if pc.jam and budget >= 1:
+            if pc.jam and budget >= UNJAM_COST:
                 out.append(orders["unjam"])
-            if pc.ranged == "assault_cannon" and budget >= 4 and not pc.reloaded and (
+            if pc.ranged == "assault_cannon" and budget >= RELOAD_COST and not pc.reloaded and (
                 pc.ammo < opts.assault_cannon_shots
             ):
                 out.append(orders["reload"])
 
     def act_overwatch(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 2, reaction)
+        self.k.pay(pc, OVERWATCH_COST, reaction)
         pc.ow = True
         pc.guard = False
 
     def act_unjam(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 1, reaction)
+        self.k.pay(pc, UNJAM_COST, reaction)
         pc.jam = False
 
     def act_reload(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 4, reaction)
+        self.k.pay(pc, RELOAD_COST, reaction)
         opts = self.game.opts
         pc.ammo = opts.flamer_shots if pc.ranged == "heavy_flamer" else opts.assault_cannon_shots
         pc.reloaded = pc.ranged == "assault_cannon"
 
     def act_shoot(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 0 if pc.free else 1, reaction)
+        self.k.pay(pc, 0 if pc.free else SHOT_COST, reaction)
         pc.free = False
         self.shoot(pc, a.args[1], overwatch=False)
 
@@ -197,7 +197,7 @@ class Fire:
 
     def act_flame(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
-        k.pay(pc, 2, reaction)
+        k.pay(pc, FLAME_COST, reaction)
         game = self.game
         b = game.board
         t = b.parse_sq(a.args[1])

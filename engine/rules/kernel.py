@@ -584,6 +584,27 @@ class Kernel:
         return res
 
 
+# AP of the actions that move a piece without a step (Movement lists and applies them; players rank them).
+DOOR_COST = 1  # open or close a door
+JUMP_COST = 1  # drop down a hole (a pitfall, or [PF] a ladder's top)
+PIT_CLIMB_COST = 3  # a Genestealer up a pitfall from below [PF]
+STAND_COST = 2  # a prone Marine stands up
+EXIT_COST = 1  # leave by an exit point
+# ... and of the Marines' other orders.
+OVERWATCH_COST = 2
+GUARD_COST = 2
+FLAME_COST = 2  # a heavy flamer shot
+UNJAM_COST = 1
+SHOT_COST = 1  # a gun's shot (free right after a move or turn)
+ASSAULT_COST = 1
+RELOAD_COST = 4
+
+
+def ladder_cost(kind: str, pf_ladders: bool) -> int:
+    """AP to climb a ladder end to end: 2 for Marines, and for everyone under the Pitfall ladder rule; else 1."""
+    return 2 if (pf_ladders or kind == "marine") else 1
+
+
 def base_step_cost(kind: str, facing: int, d: int) -> int | None:
     """AP of a step toward direction d before rubble: blips 1; models 1 forward, 2 back, sideways 1 for
     Genestealers and not at all for Marines (None)."""

@@ -15,7 +15,7 @@ from engine.rules.actions import END, PASS, Action, act
 from engine.rules.assault import Assault
 from engine.rules.board import FACE_NAMES
 from engine.rules.fire import Fire
-from engine.rules.kernel import GUNS, Kernel
+from engine.rules.kernel import GUNS, STAND_COST, Kernel
 from engine.rules.movement import Movement
 from engine.rules.pieces import Piece
 from engine.rules.psychic import Psychic
@@ -90,7 +90,7 @@ class Legal:
                 out.append(self.game.order_table(pc.id)["drop"])
             return
         if pc.prone:
-            if budget >= 2 and (only is None or only == "stand"):
+            if budget >= STAND_COST and (only is None or only == "stand"):
                 out.extend(act("stand", pc.id, fname) for fname in FACE_NAMES)
             return
         if in_turn:

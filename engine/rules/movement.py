@@ -14,7 +14,17 @@ from engine.rules.decisions import (
     ShoveDecision,
 )
 from engine.rules.fire import Fire
-from engine.rules.kernel import G, Kernel, M
+from engine.rules.kernel import (
+    DOOR_COST,
+    EXIT_COST,
+    JUMP_COST,
+    PIT_CLIMB_COST,
+    STAND_COST,
+    G,
+    Kernel,
+    M,
+    ladder_cost,
+)
 from engine.rules.pieces import Piece
 from engine.rules.sight import Sight
 from engine.rules.victory import Victory
@@ -84,7 +94,7 @@ class Movement:
                 out.append(turns[f])
 
     def door_actions(self, pc: Piece, budget: int, out: list[Action]) -> None:
-        if budget < 1:
+        if budget < DOOR_COST:
             return
         k = self.k
         b = self.game.board
@@ -111,12 +121,11 @@ class Movement:
         s = pc.sq
         if s in feat.ladder:
             other = feat.ladder[s]
-            cost = 2 if self.game.pf_ladders else 1
-            if cost <= budget and self.can_enter(pc, other):
+            if ladder_cost(pc.kind, self.game.pf_ladders) <= budget and self.can_enter(pc, other):
                 out.append(act("climb", pc.id))
-        elif s in feat.pit_up and budget >= 3 and self.can_enter(pc, feat.pit_up[s]):
+        elif s in feat.pit_up and budget >= PIT_CLIMB_COST and self.can_enter(pc, feat.pit_up[s]):
             out.append(act("climb", pc.id))
-        if budget >= 1:
+        if budget >= JUMP_COST:
             below = feat.pit_down.get(s)
             if below is None and self.game.pf_ladders and s in feat.ladder_top:
                 below = feat.ladder[s]
@@ -129,21 +138,26 @@ class Movement:
             out.append(act("enter", pc.id))
 
     def marine_exit(self, pc: Piece, budget: int, out: list[Action]) -> None:
-        if budget >= 1 and pc.sq in self.game.board.exit_at:
+        if budget >= EXIT_COST and pc.sq in self.game.board.exit_at:
             out.append(self.game.order_table(pc.id)["exit"])
 
     def marine_climb(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Marine climbs his ladder (2 AP) to a free other end without flames."""
         k = self.k
         other = k.feat.ladder.get(pc.sq)
-        if other is not None and budget >= 2 and k.free_square(other) and other not in k.flames:
+        if (
+            other is not None
+            and budget >= ladder_cost(pc.kind, self.game.pf_ladders)
+            and k.free_square(other)
+            and other not in k.flames
+        ):
             out.append(self.game.order_table(pc.id)["climb"])
 
     def marine_jump(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Marine jumps down the pitfall he stands on ([PF] or a ladder hole) for 1 AP."""
         feat = self.k.feat
         s = pc.sq
-        if budget >= 1 and (s in feat.pit_down or (s in feat.ladder_top and self.game.pf_ladders)):
+        if budget >= JUMP_COST and (s in feat.pit_down or (s in feat.ladder_top and self.game.pf_ladders)):
             out.append(self.game.order_table(pc.id)["jump"])
 
     def marine_carry(self, pc: Piece, budget: int, out: list[Action]) -> None:
@@ -304,23 +318,23 @@ class Movement:
         k.set_pose(pc, facing=f)
 
     def act_stand(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 2, reaction)
+        self.k.pay(pc, STAND_COST, reaction)
         self.k.set_pose(pc, facing=FACE_INDEX[a.args[1]], prone=False)
 
     def act_open(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 1, reaction)
+        self.k.pay(pc, DOOR_COST, reaction)
         self.k.set_door(a.args[1], "open")
 
     def act_close(self, pc: Piece, a: Action, reaction: bool) -> None:
         k = self.k
-        k.pay(pc, 1, reaction)
+        k.pay(pc, DOOR_COST, reaction)
         did = a.args[1]
         k.set_door(did, "closed")
         if k.phase == "stealers" and pc.kind != "marine":
             k.stack.append(DoorOverwatchCheck(did))
 
     def act_exit(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 1, reaction)
+        self.k.pay(pc, EXIT_COST, reaction)
         self.victory.take_off(pc, "exit")
 
     def act_enter(self, pc: Piece, a: Action, reaction: bool) -> None:
@@ -340,10 +354,10 @@ class Movement:
         s = pc.sq
         if s in feat.ladder:
             t = feat.ladder[s]
-            cost = 2 if (self.game.pf_ladders or pc.kind == "marine") else 1
+            cost = ladder_cost(pc.kind, self.game.pf_ladders)
         else:
             t = feat.pit_up[s]
-            cost = 3
+            cost = PIT_CLIMB_COST
         k.pay(pc, cost, reaction)
         k.move(pc, t)
         if pc.kind == "stealer":
@@ -358,7 +372,7 @@ class Movement:
             k.pick_up(pc, t)
 
     def act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:
-        self.k.pay(pc, 1, reaction)
+        self.k.pay(pc, JUMP_COST, reaction)
         self.drop(pc, pc.sq)
 
     def act_drop(self, pc: Piece, a: Action, reaction: bool) -> None:

@@ -3,7 +3,7 @@
 `GameState.observation(player)` hands a player an `Observation`: the board and this game's features, every
 piece's square, pose and state, the doors, flames, barriers and objects, the turn, phase, command points and psi
 points, the pending decision and the legal actions, and the rule predicates (`sees`, `can_enter`, `ap_budget`,
-`step_cost`, `turn_cost`, `free_square`, `marine_poses`), and nothing hidden from that player:
+`step_cost`, `turn_cost`, `free_square`, `diag_ok`, `marine_poses`), and nothing hidden from that player:
 
 - a blip's value (how many Genestealers it hides) only for the Genestealers (`blip_value`); the Marines see
   blips as blips (the pieces themselves hold no value: the kernel keeps them, `Kernel.blip_value`);
@@ -53,6 +53,7 @@ class Observation:
         "can_enter",
         "closed",
         "deaths",
+        "diag_ok",
         "door_state",
         "escaped",
         "flames",
@@ -87,6 +88,7 @@ class Observation:
     step_cost: Callable[..., int | None]  # AP for pc to step toward direction d onto t (None: not that way)
     turn_cost: Callable[[Piece, int], int]  # AP for pc to turn to face f
     free_square: Callable[[int], bool]  # square t holds no piece, closed door or barrier
+    diag_ok: Callable[[int, int], bool]  # a diagonal step from s toward d is not squeezed between blocked squares
     # (id, square, facing, prone) of each Marine on the board, in squad order: the same tuple object while none
     # of them changed, so a player can key a memo on it cheaply.
     marine_poses: Callable[[], tuple[tuple[str, int, int, bool], ...]]
@@ -104,6 +106,7 @@ class Observation:
         self.deaths, self.escaped = k.deaths, k.escaped
         self.sees, self.can_enter, self.ap_budget = state.sees, state.can_enter, state.ap_budget
         self.step_cost, self.turn_cost, self.free_square = state.step_cost, state.turn_cost, state.free_square
+        self.diag_ok = state.diag_ok
         self.marine_poses = state.sight.marine_poses
 
     def __repr__(self) -> str:

@@ -65,6 +65,7 @@ class GameState:
     step_cost: Callable[..., int | None]
     turn_cost: Callable[[Piece, int], int]
     free_square: Callable[[int], bool]
+    diag_ok: Callable[[int, int], bool]
 
     def __init__(self, game: Game, dice: Dice, rng: random.Random | None = None) -> None:
         """A new game rolling `dice`; its set-up (features, blip pile) drawn from `rng` (by default the dice's)."""
@@ -132,6 +133,7 @@ class GameState:
         self.step_cost = k.step_cost  # AP for pc to step toward direction d onto square t (None: not that way)
         self.turn_cost = k.turn_cost  # AP for pc to turn to face f
         self.free_square = k.free_square  # square t holds no piece, closed door or barrier
+        self.diag_ok = k.diag_ok  # a diagonal step from s toward d is not squeezed between two blocked squares
         self._seen_by: dict[str, Observation] = {}  # observation(player), made on first use
 
     def copy(
@@ -253,6 +255,9 @@ class GameState:
                 actor = args[0]
                 listed = sc.own.get(actor)
                 if listed is None:
+                    # (the verb's whole part, when a player has read it at this decision)
+                    listed = sc.parts.get((actor, verb, -1))
+                if listed is None:
                     d = -1
                     if verb == "move":
                         d = DIR_INDEX.get(args[1], -1) if len(args) > 1 else -1
@@ -361,7 +366,7 @@ class GameState:
             obs = self._seen_by[player] = Observation(self, player)
         return obs
 
-    # -- the rule predicates, for players: sees, can_enter, ap_budget, step_cost, turn_cost, free_square (_wire) --
+    # -- the rule predicates, for players: sees, can_enter, ap_budget, step_cost, turn_cost, free_square, diag_ok --
     def marine_poses(self) -> tuple[tuple[str, int, int, bool], ...]:
         """(id, square, facing, prone) of each Marine on the board, in squad order: the same tuple object while
         none of them changed (the rules' own record), so a player can key a memo on it cheaply."""

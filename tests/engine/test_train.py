@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
-from engine.ai.weights import load_weights_file
+from engine.ai.weights import MarineWeights, load_weights_file
 from engine.cli import main
 from engine.resources import mission_path
 from engine.sim.spec import BatchSpec
@@ -53,7 +54,7 @@ def test_the_command_writes_a_weights_file_that_simulate_reads(tmp_path: Path,
     assert code == 0, text
     assert "marines win rate over 20 fresh games" in text
     weights = load_weights_file(str(out))
-    assert set(weights) == {"marines"} and len(weights["marines"]) == 12
+    assert set(weights) == {"marines"} and len(weights["marines"]) == len(fields(MarineWeights))
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert doc["trained"]["side"] == "marines" and doc["checks"][0]["games"] == 20
     assert main(["simulate", "tutorial", "--games", "4", "--workers", "1",
