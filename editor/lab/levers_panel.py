@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QWidget,
@@ -29,6 +30,7 @@ from engine.sim import BatchSpec
 from engine.tune.levers import Lever, LeversReport
 
 DOWN, UP = "#1565c0", "#c62828"  # a step down, a step up (or another value)
+DEFAULT_GAMES = 200  # per step, as `hulkforge levers`: a table of some twenty levers is a few thousand games
 
 
 class LeversPanel(JobPanel):
@@ -48,7 +50,13 @@ class LeversPanel(JobPanel):
         self.levers: list[Lever] = []
         self.report: LeversReport | None = None
         self.progress = QProgressBar()
-        self.status = QLabel("Games per step, seed, players, workers and fixed settings come from the run panel.")
+        self.games = QSpinBox()
+        self.games.setRange(10, 1_000_000)
+        self.games.setSingleStep(100)
+        self.games.setValue(DEFAULT_GAMES)
+        self.games.setToolTip("Games played for the mission and for each step of each lever (its own count, "
+                              "not the run panel's)")
+        self.status = QLabel("Seed, players, workers and fixed settings come from the run panel.")
         self.status.setWordWrap(True)
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["lever", "step", "Marines win", "effect (paired 95%)"])
@@ -65,6 +73,7 @@ class LeversPanel(JobPanel):
         buttons = QHBoxLayout()
         for b in (self.run_button, self.cancel_button, self.tune_button):
             buttons.addWidget(b)
+        form.addRow("Games per step", self.games)
         form.addRow(buttons)
         form.addRow(self.progress)
         form.addRow(self.status)
@@ -82,7 +91,7 @@ class LeversPanel(JobPanel):
         if self.job is not None:
             return False
         try:
-            base = self.spec_source()
+            base = self.spec_source().with_changes(games=self.games.value())
             doc = self.mission_doc()
             fixed = mission_to_dict(apply_mission_params(mission_from_dict(copy.deepcopy(doc)), base.mission_params))
             params = lever_candidates(fixed)

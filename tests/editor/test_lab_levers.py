@@ -39,6 +39,7 @@ def coin() -> BatchSpec:
 def test_the_levers_tab_ranks_the_knobs_draws_the_tornado_and_opens_tune(lab: LabWidget, qtbot: Any) -> None:
     panel = lab.levers
     panel.spec_source = coin
+    panel.games.setValue(150)
     with qtbot.waitSignal(panel.finished, timeout=TIMEOUT_MS) as blocker:
         panel.run_button.click()
         assert not panel.run_button.isEnabled() and panel.cancel_button.isEnabled()
@@ -64,6 +65,7 @@ def test_the_levers_tab_ranks_the_knobs_draws_the_tornado_and_opens_tune(lab: La
 def test_cancel_keeps_the_levers_played_so_far(lab: LabWidget, qtbot: Any) -> None:
     panel = lab.levers
     panel.spec_source = coin
+    panel.games.setValue(150)
     panel.leverDone.connect(lambda _lever: panel.cancel())
     with qtbot.waitSignal(panel.finished, timeout=TIMEOUT_MS) as blocker:
         panel.run_button.click()
@@ -85,3 +87,13 @@ def test_a_tune_out_of_reach_in_the_lab_names_the_second_lever(lab: LabWidget, q
     assert result.status == "out_of_reach"
     assert f"best second lever: {BLIPS} 1 → 2 (+1)" in panel.status.text()
     assert f"--set {TURN}=" in result.message and f"--param {BLIPS}=1.." in result.message
+
+
+def test_levers_play_their_own_game_count_not_the_run_panels(lab: LabWidget, qtbot: Any) -> None:
+    panel = lab.levers
+    panel.spec_source = lambda: coin().with_changes(games=20_000)  # as a big run panel would hand it
+    panel.games.setValue(40)
+    with qtbot.waitSignal(panel.finished, timeout=TIMEOUT_MS) as blocker:
+        panel.run_button.click()
+    report = blocker.args[0]
+    assert report.spent == 40 * (1 + sum(len(lv.arms) for lv in report.levers))

@@ -76,8 +76,8 @@ def test_the_tuned_mission_has_the_values_and_passes_validation(tmp_path: Path) 
 def test_a_hit_writes_the_mission_with_the_fixed_settings_and_the_tuned_value(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     out = tmp_path / "tuned.json"
-    # On the Tutorial the Marines win 100% with no starting blip and about 75% with twelve.
-    code, text, _ = run_cli(capsys, "tune", "tutorial", "--target", "0.75", "--tolerance", "0.05", "--param",
+    # On the Tutorial the Marines win 100% with no starting blip, 30% with one and about 15% with four or more.
+    code, text, _ = run_cli(capsys, "tune", "tutorial", "--target", "0.15", "--tolerance", "0.05", "--param",
                             "genestealers.starting_blips=0..12", "--set", "turn_cap=40", "--set",
                             "marines.psi_points=7", "--workers", "2", "-o", str(out))
     assert code == 0, text
