@@ -356,41 +356,52 @@ class Situation:
         For a section to flame, the escort (`flamer=False`) heads for the section's inner squares, out of
         the doorway the flamer needs.
         """
-        g = self.goal
-        st = self.state
-        if g.kind == "escape":
-            # Fixed for the game (chutes and exits do not move): skip rebuilding the square list.
-            cached = self.gt.cached_goal_map("escape")
-            if cached is not None:
-                return cached
-            sqs: list[int] = []
-            if "chute" in g.via:
-                sqs.extend(st.feat.chutes)
-            if "exit" in g.via:
-                sqs.extend(g.exit_squares)
-            return self.gt.marine_goal_map("escape", sqs) if sqs else None
-        if g.kind == "carry":
-            for pc in self.marines:
-                if pc.carry == g.objective:
-                    return self.gt.marine_goal_map("exit", g.exit_squares)
-            for sq, oid in st.obj_at.items():
-                if oid == g.objective:
-                    return self.gt.marine_goal_map(("obj", sq), (sq,))
-            # A Genestealer holds it: hunt him down (he drops it when he dies).
-            for pc in self.enemies:
-                if pc.carry == g.objective and pc.sq >= 0:
-                    return self.gt.marine_goal_map(("obj", pc.sq), (pc.sq,))
-            return None
-        if g.kind == "flame":
-            if flamer:
-                return self.gt.marine_goal_map("flame", g.flame_squares)
-            cached = self.gt.cached_goal_map("flame-escort")
-            if cached is not None:
-                return cached  # (the mission's section: the same squares every time)
-            b = self.board
-            inner = [t for t in g.flame_squares if all(n >= 0 and b.section[n] == b.section[t] for n in b.nbr[t])]
-            return self.gt.marine_goal_map("flame-escort", inner or g.flame_squares)
+        kind = self.goal.kind
+        if kind == "escape":
+            return self._escape_map()
+        if kind == "carry":
+            return self._carry_map()
+        if kind == "flame":
+            return self._flame_map(flamer)
         return None
+
+    def _escape_map(self) -> list[int] | None:
+        # Fixed for the game (chutes and exits do not move): skip rebuilding the square list.
+        cached = self.gt.cached_goal_map("escape")
+        if cached is not None:
+            return cached
+        g = self.goal
+        sqs: list[int] = []
+        if "chute" in g.via:
+            sqs.extend(self.state.feat.chutes)
+        if "exit" in g.via:
+            sqs.extend(g.exit_squares)
+        return self.gt.marine_goal_map("escape", sqs) if sqs else None
+
+    def _carry_map(self) -> list[int] | None:
+        g = self.goal
+        for pc in self.marines:
+            if pc.carry == g.objective:
+                return self.gt.marine_goal_map("exit", g.exit_squares)
+        for sq, oid in self.state.obj_at.items():
+            if oid == g.objective:
+                return self.gt.marine_goal_map(("obj", sq), (sq,))
+        # A Genestealer holds it: hunt him down (he drops it when he dies).
+        for pc in self.enemies:
+            if pc.carry == g.objective and pc.sq >= 0:
+                return self.gt.marine_goal_map(("obj", pc.sq), (pc.sq,))
+        return None
+
+    def _flame_map(self, flamer: bool) -> list[int]:
+        g = self.goal
+        if flamer:
+            return self.gt.marine_goal_map("flame", g.flame_squares)
+        cached = self.gt.cached_goal_map("flame-escort")
+        if cached is not None:
+            return cached  # (the mission's section: the same squares every time)
+        b = self.board
+        inner = [t for t in g.flame_squares if all(n >= 0 and b.section[n] == b.section[t] for n in b.nbr[t])]
+        return self.gt.marine_goal_map("flame-escort", inner or g.flame_squares)
 
     def marine_goal_map_is_exit(self) -> bool:
         """In a carry mission: the objective is in a Marine's hands, so the squad heads for the exit."""

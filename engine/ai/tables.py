@@ -153,17 +153,9 @@ class LazyMap:
                             dist[t] = n1
                             nxt.append(t)
                     h = heavy[s]
-                    if h is not None:
-                        for t, c in h:
-                            nd = d + c
-                            if nd < dist[t] and nd <= limit:
-                                dist[t] = nd
-                                while nd >= nb:
-                                    buckets.extend([] for _ in range(8))
-                                    nb += 8
-                                buckets[nd].append(t)
-                                if nd > top:
-                                    top = nd
+                    if h is not None:  # rare (doors, holes, rubble): out of the tight loop
+                        top = self._relax_heavy(d, h, top)
+                        nb = len(buckets)
                 buckets[d] = []  # expanded for good: let the list go
                 if nxt and n1 > top:
                     top = n1
@@ -172,6 +164,21 @@ class LazyMap:
             d += 1
         self._next = d
         self._top = top
+
+    def _relax_heavy(self, d: int, edges: Sequence[tuple[int, int]], top: int) -> int:
+        """Queue what the dear edges out of a square at level `d` reach cheaper; returns the new top level."""
+        dist = self.dist
+        buckets = self._buckets
+        for t, c in edges:
+            nd = d + c
+            if nd < dist[t] and nd <= self._limit:
+                dist[t] = nd
+                while nd >= len(buckets):
+                    buckets.extend([] for _ in range(8))
+                buckets[nd].append(t)
+                if nd > top:
+                    top = nd
+        return top
 
     def value(self, s: int) -> int:
         """The cost at s (INF beyond the limit); afterwards every square cheaper than that holds its cost too."""
