@@ -106,7 +106,8 @@ class Blips:
             # candidate; after most actions none of them is a blip seen.
             occ = k.occ
             eyes = sight.eyes
-            for t in sight.cand.intersection(occ):
+            # (With a view not drawn whole, every occupied square is asked about: a few dozen pieces.)
+            for t in (occ if sight.open_eyes else sight.cand.intersection(occ)):
                 if p[occ[t]].kind == "blip" and seen(t, eyes):
                     break
             else:
@@ -142,7 +143,7 @@ class Blips:
             eye = None
             if hit is None:
                 eye = self.sight.pose_eye(mid, m.sq, m.facing)
-                hit = looks[key] = not eye[2].keys().isdisjoint(squares) or not eye[3].isdisjoint(squares)
+                hit = looks[key] = eye[2].meets(squares) or not eye[3].isdisjoint(squares)
             if hit:
                 eyes_l.append(eye or self.sight.pose_eye(mid, m.sq, m.facing))
         if not eyes_l:

@@ -37,8 +37,8 @@ class Fire:
         # He can see only squares of his walls-only view and, on other levels, those beyond a hole: the Genestealers
         # and doors on them are the only ones to ask about (most of the time there are none).
         occ, closed = k.occ.keys(), k.closed.keys()
-        occupied = view.keys() & occ
-        doors = view.keys() & closed
+        occupied = view.among(occ)
+        doors = view.among(closed)
         if through:
             occupied |= through & occ
             doors |= through & closed
