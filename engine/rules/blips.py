@@ -18,6 +18,7 @@ from engine.rules.decisions import (
 from engine.rules.kernel import BLIP_AP, STEALER_AP, G, Kernel, M, Player
 from engine.rules.pieces import Piece
 from engine.rules.sight import BlipEyes, Eye, Sight
+from engine.rules.views import meets
 
 
 class Blips:
@@ -143,7 +144,7 @@ class Blips:
             eye = None
             if hit is None:
                 eye = self.sight.pose_eye(mid, m.sq, m.facing)
-                hit = looks[key] = eye[2].meets(squares) or not eye[3].isdisjoint(squares)
+                hit = looks[key] = meets(eye[2], squares) or not eye[3].isdisjoint(squares)
             if hit:
                 eyes_l.append(eye or self.sight.pose_eye(mid, m.sq, m.facing))
         if not eyes_l:

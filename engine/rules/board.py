@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine.mission.model import Mission
-from engine.rules.views import DrawnView, Line, OpenView, View
+from engine.rules.views import Line, OpenView, View
 
 __all__ = ["DIR_INDEX", "DIR_NAMES", "DIR_VEC", "FACE_INDEX", "FACE_NAMES", "FACE_VEC", "Board", "Line", "View"]
 
@@ -32,7 +32,7 @@ VIEW_ENTRY_COST = 4
 LINE_CACHE_SQUARES = 2_000_000
 LINE_ENTRY_COST = 10
 PATTERN_CACHE_SQUARES = 1_000_000
-# Views of arcs up to this many squares are drawn whole (views.py DrawnView: every sample mission's are, at most
+# Views of arcs up to this many squares are drawn whole (a dict: every sample mission's are, at most
 # ~700); larger ones are OpenViews, answered square by square. What the Board keeps of an OpenView, in pointers.
 DRAWN_ARC_SQUARES = 1_024
 OPEN_VIEW_COST = 12
@@ -192,7 +192,8 @@ class Board:
         key = s * 4 + facing
         out = self._views.get(key)
         if out is None:
-            if self.arc_area(s, facing) <= self.drawn_arc_squares:
+            if self.plane <= self.drawn_arc_squares or self.arc_area(s, facing) <= self.drawn_arc_squares:
+                # (a level no larger than that has no larger arc: its arcs are not even measured)
                 out, held = self._arc_view(s, facing)
             else:
                 out, held = OpenView(self, s, facing, wide=False), OPEN_VIEW_COST
@@ -201,47 +202,41 @@ class Board:
 
     def arc_area(self, s: int, facing: int) -> int:
         """Squares of the board (floor or not) in s's front arc (facing) on its level."""
-        return sum(hi - lo for lo, hi in self._arc_runs(s, facing))
+        return sum([past - first for first, past in self._arc_runs(s, facing)])
 
-    def _arc_runs(self, s: int, facing: int) -> Iterator[tuple[int, int]]:
-        """The arc's squares row by row, as ranges (first, past the last) of square numbers: in_arc's test for
-        each facing as a run of columns of each row, rows in order."""
-        w = self.W
+    def _arc_runs(self, s: int, facing: int) -> list[tuple[int, int]]:
+        """The arc's squares row by row, as ranges (first, past the last) of square numbers, rows in order:
+        in_arc's test for each facing as a run of columns of each row (dy rows from s: |dx| <= |dy| to the
+        front, or |dy| <= dx to the sides)."""
+        w, h = self.W, self.H
         base = s - s % self.plane
         sy, sx = divmod(s - base, w)
-        for y in range(self.H):
-            dy = y - sy
-            ady = dy if dy >= 0 else -dy
-            if facing == 0:
-                if dy >= 0:
-                    break
-                lo, hi = sx - ady, sx + ady
-            elif facing == 2:
-                if dy <= 0:
-                    continue
-                lo, hi = sx - ady, sx + ady
-            elif facing == 1:
-                lo, hi = sx + (ady or 1), w - 1
-            else:
-                lo, hi = 0, sx - (ady or 1)
-            lo, hi = max(lo, 0), min(hi, w - 1)
-            if lo <= hi:
-                row = base + y * w
-                yield row + lo, row + hi + 1
+        rows = range(base, base + h * w, w)  # each row's first square
+        if facing == 0:
+            return [(row + max(sx - sy + y, 0), row + min(sx + sy - y, w - 1) + 1) for y, row in enumerate(rows[:sy])]
+        if facing == 2:
+            return [(row + max(sx - y + sy, 0), row + min(sx + y - sy, w - 1) + 1)
+                    for y, row in enumerate(rows[sy + 1:], sy + 1)]
+        if facing == 1:
+            return [(row + lo, row + w) for y, row in enumerate(rows) if (lo := sx + (abs(y - sy) or 1)) < w]
+        return [(row, row + hi + 1) for y, row in enumerate(rows) if (hi := sx - (abs(y - sy) or 1)) >= 0]
 
     def arc_within(self, s: int, facing: int, rng: int) -> tuple[int, ...]:
         """The squares of s's walls-only view (static_view) within rng squares of s, nearest first (then in
-        square order): only the arc's part within range is visited."""
+        square order): a drawn view's squares are filtered, an open view's arc is visited within range only."""
         view = self.static_view(s, facing)
         w, plane = self.W, self.plane
         base = s - s % plane
         sy, sx = divmod(s - base, w)
-        x0, x1 = max(sx - rng, 0), min(sx + rng, w - 1)
-        get = view.get
-        found = [(max(abs(x - sx), abs(y - sy)), t)
-                 for y in range(max(sy - rng, 0), min(sy + rng, self.H - 1) + 1)
-                 for x in range(x0, x1 + 1)
-                 if get(t := base + y * w + x) is not None]
+        if isinstance(view, OpenView):
+            x0, x1 = max(sx - rng, 0), min(sx + rng, w - 1)
+            get = view.get
+            squares: Iterable[int] = [t for y in range(max(sy - rng, 0), min(sy + rng, self.H - 1) + 1)
+                                      for t in range(base + y * w + x0, base + y * w + x1 + 1) if get(t) is not None]
+        else:
+            squares = view
+        xs, ys = self.xs, self.ys
+        found = [(d, t) for t in squares if (d := max(abs(xs[t] - sx), abs(ys[t] - sy))) <= rng]
         found.sort()
         return tuple(t for _d, t in found)
 
@@ -267,14 +262,14 @@ class Board:
         sizes[key] = held
         self._view_held += held
 
-    def _arc_view(self, s: int, facing: int) -> tuple[DrawnView, int]:
+    def _arc_view(self, s: int, facing: int) -> tuple[dict[int, Line], int]:
         """static_view's table drawn whole: the floor squares t with in_arc(s, facing, t) and a line, in square
         order, and the pointers it holds. Only the arc is visited (a run of columns per row). Its lines are kept
         with the view, not in the single-line cache."""
         floor = self.floor
         lines, compute, key0, ints = self._lines, self._compute_line, s * self.size, self._ints
         held = 0
-        out = DrawnView()
+        out: dict[int, Line] = {}
         for first, past in self._arc_runs(s, facing):
             for t in range(first, past):
                 if floor[t]:
@@ -307,11 +302,12 @@ class Board:
             base = s - s % self.plane
             back = (facing + 2) % 4
             front = self.static_view(s, facing)
-            if isinstance(front, OpenView) or self.plane - self.arc_area(s, back) > self.drawn_arc_squares:
+            limit = self.drawn_arc_squares  # (a level no larger has no larger view: its views are not measured)
+            if isinstance(front, OpenView) or (self.plane > limit and self.plane - self.arc_area(s, back) > limit):
                 out = OpenView(self, s, facing, wide=True)
                 self._keep_view(~key, out, OPEN_VIEW_COST)
                 return out
-            drawn = DrawnView(front)
+            drawn = dict(front)
             for t in range(base, base + self.plane):
                 if self.floor[t] and t != s and t not in drawn and not self.in_arc(s, back, t):
                     line = self.line(s, t)

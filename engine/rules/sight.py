@@ -8,7 +8,7 @@ from engine.rules.board import Line
 from engine.rules.features import Features
 from engine.rules.kernel import Kernel, Scope
 from engine.rules.pieces import Piece
-from engine.rules.views import DrawnView, View
+from engine.rules.views import View, weight
 
 # (marine id, level, view, squares seen through holes) of one seeing Marine, and of each
 Eye = tuple[str, int, View, frozenset[int]]
@@ -29,8 +29,7 @@ class MarineSight:
         # Every square in their views (candidates()): built on first use, since in the Marine turn the poses
         # change with nearly every action and the conversion check alone does without it.
         self.cand: frozenset[int] | None = None
-        # The eyes whose views are not drawn whole (views.py OpenView, large arcs): set with cand.
-        self.open_eyes: BlipEyes = ()
+        # (open_eyes, the eyes whose views are not drawn whole: views.py OpenView, large arcs, is set with cand.)
         self._near: frozenset[int] | None = None
 
     def candidates(self) -> frozenset[int]:
@@ -39,9 +38,9 @@ class MarineSight:
         cand = self.cand
         if cand is None:
             eyes = self.eyes
-            drawn = [e[2] for e in eyes if type(e[2]) is DrawnView]
-            if len(drawn) < len(eyes):
-                self.open_eyes = tuple([e for e in eyes if type(e[2]) is not DrawnView])
+            drawn = [e[2] for e in eyes if type(e[2]) is dict]
+            self.open_eyes: BlipEyes = () if len(drawn) == len(eyes) else tuple(
+                [e for e in eyes if type(e[2]) is not dict])
             cand = self.cand = frozenset().union(*drawn, *[e[3] for e in eyes])
         return cand
 
@@ -165,13 +164,22 @@ class Sight:
         cand = sight.cand
         if cand is None:
             cand = sight.candidates()
-        eyes = sight.eyes
         if t not in cand:
-            # Most squares asked about are out of every drawn view, even on an empty board; the open views (large
-            # arcs) are asked about this one square.
-            eyes = sight.open_eyes
-            if not eyes:
+            # Most squares asked about are out of every drawn view, even on an empty board; only the open views
+            # (large arcs) may hold them.
+            if not sight.open_eyes:
                 return False
+            return self.seen_memo(t, sight.open_eyes, sc)
+        if sc is None:  # (seen_memo, inlined: this is the hottest question of the Genestealer turn)
+            return self.seen_now(t, sight.eyes)
+        memo = sc.seen
+        r = memo.get(t)
+        if r is None:
+            r = memo[t] = self.seen_now(t, sight.eyes)
+        return r
+
+    def seen_memo(self, t: int, eyes: BlipEyes, sc: Scope | None) -> bool:
+        """seen_now(t, eyes), kept in the decision's memo `sc` (None: no memo)."""
         if sc is None:
             return self.seen_now(t, eyes)
         memo = sc.seen
@@ -234,7 +242,7 @@ class Sight:
                 eye = memo.get(pose)
                 if eye is None:
                     eye = self.pose_eye(pose[0], pose[1], pose[2])
-                    feat.keep_eye(pose, eye, eye[2].weight)
+                    feat.keep_eye(pose, eye, weight(eye[2]))
                 eyes_l.append(eye)
         sight = k.sight_cache = MarineSight(feat, poses, tuple(eyes_l))
         return sight

@@ -1,10 +1,11 @@
 """Walls-only views: the squares a Marine's pose might see, each with its static line of sight.
 
 A view answers one square at a time (`get`, `in`), or which of some squares it holds (`among`, `meets`): the
-rules ask about the squares where something stands, never for the whole arc. A small arc is drawn whole once
-(`DrawnView`, a dict: C-level lookups and set operations, the samples' case); a large one (`OpenView`) works out
-each square's line when asked, so on an open 200 x 200 level a view costs the squares asked about, not the 20,000
-of its arc. Both give the same answer for every square (tests/engine/test_rules_views.py).
+rules ask about the squares where something stands, never for the whole arc. A small arc is drawn whole once, as
+a plain dict (floor square -> its line, for the squares whose line no wall blocks, in square order: C-level
+lookups and set operations, the samples' case); a large one is an `OpenView`, which works out each square's line
+when asked, so on an open 200 x 200 level a view costs the squares asked about, not the 20,000 of its arc. Both
+give the same answer for every square (tests/engine/test_rules_views.py).
 """
 
 from __future__ import annotations
@@ -18,25 +19,6 @@ if TYPE_CHECKING:
 # A static LOS line: None (always blocked) or a tuple of checks; an int is one square that must be clear, a
 # pair (a, b) is a corner the line passes exactly through, blocked only if both squares are obstructed.
 Line = tuple[int | tuple[int, int], ...] | None
-
-
-class DrawnView(dict[int, Line]):
-    """A view drawn whole: floor square -> its line, for the squares whose line no wall blocks, in square order."""
-
-    __slots__ = ()
-
-    def among(self, squares: Collection[int]) -> set[int]:
-        """The squares of `squares` in this view."""
-        return self.keys() & squares
-
-    def meets(self, squares: Collection[int]) -> bool:
-        """Some square of `squares` is in this view."""
-        return not self.keys().isdisjoint(squares)
-
-    @property
-    def weight(self) -> int:
-        """What a memo keeping this view holds, in squares."""
-        return len(self)
 
 
 class OpenView:
@@ -76,11 +58,6 @@ class OpenView:
         get = self.get
         return any(get(t) is not None for t in squares)
 
-    @property
-    def weight(self) -> int:
-        """What a memo keeping this view holds, in squares: nothing of the arc."""
-        return 1
-
     def __iter__(self) -> Iterator[int]:
         """Every square of the view, in square order: the whole arc's lines, for tests and tools only."""
         b = self._board
@@ -89,4 +66,19 @@ class OpenView:
         return iter([t for t in range(base, base + b.plane) if get(t) is not None])
 
 
-View = DrawnView | OpenView
+View = dict[int, Line] | OpenView
+
+
+def among(view: View, squares: Collection[int]) -> set[int]:
+    """The squares of `squares` in the view."""
+    return view.among(squares) if isinstance(view, OpenView) else view.keys() & squares
+
+
+def meets(view: View, squares: Collection[int]) -> bool:
+    """Some square of `squares` is in the view."""
+    return view.meets(squares) if isinstance(view, OpenView) else not view.keys().isdisjoint(squares)
+
+
+def weight(view: View) -> int:
+    """What a memo keeping the view holds, in squares: a drawn view's squares, nothing of an open view's arc."""
+    return 1 if isinstance(view, OpenView) else len(view)

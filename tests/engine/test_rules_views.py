@@ -1,5 +1,5 @@
 """Walls-only views (engine/rules/views.py): a view answered square by square (OpenView) and one drawn whole
-(DrawnView) give exactly the sight of the implementation that drew every line of the arc, on the samples and on
+(a dict) give exactly the sight of the implementation that drew every line of the arc, on the samples and on
 random open and walled maps, and whole games do not notice which kind the rules use; on an open 200 x 200 level a
 view costs the squares asked about, not the arc's."""
 
@@ -22,7 +22,7 @@ from engine.resources import sample_mission, sample_missions
 from engine.rules.board import Board, Line
 from engine.rules.game import Game
 from engine.rules.testing import build_mission
-from engine.rules.views import DrawnView, OpenView
+from engine.rules.views import OpenView, among, meets
 from engine.sim.play import play_game, play_out
 from engine.sim.spec import game_seed
 
@@ -94,14 +94,14 @@ def _check_pose(drawn: Board, open_: Board, s: int, facing: int, rnd: random.Ran
     wide_ref = _reference_wide(drawn, s, facing)
     for b in (drawn, open_):
         for view, expected in ((b.static_view(s, facing), ref), (b.wide_view(s, facing), wide_ref)):
-            assert isinstance(view, DrawnView if b is drawn else OpenView)
+            assert type(view) is (dict if b is drawn else OpenView)
             assert [view.get(t) for t in range(b.size)] == [expected.get(t) for t in range(b.size)]
             assert [t in view for t in range(b.size)] == [t in expected for t in range(b.size)]
             # (drawn: the first implementation's order; open: square order)
             assert list(view) == (list(expected) if b is drawn else sorted(expected))
             some = set(rnd.sample(range(b.size), 12))
-            assert view.among(some) == expected.keys() & some
-            assert view.meets(some) == bool(expected.keys() & some)
+            assert among(view, some) == expected.keys() & some
+            assert meets(view, some) == bool(expected.keys() & some)
         for rng in (1, 3, 12):
             assert b.arc_within(s, facing, rng) == _reference_within(ref, b, s, rng)
 
