@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -107,7 +108,7 @@ class Board:
         self.psi_memo: dict[int, Any] = {}  # square -> what the Archivist's powers may target from it (psychic.py)
         # Pitfall random set-up: the squares each zone section offers before this game's counters (features.py)
         self.setup_candidates: dict[tuple[int, str], tuple[tuple[int, int, tuple[int, ...]], ...]] | None = None
-        self._square_keys: tuple[list[tuple[str, int, int]], list[int]] | None = None  # square_keys()
+        self._square_keys: tuple[dict[int, tuple[str, int, int]], array[int]] | None = None  # square_keys()
 
     # -- squares ------------------------------------------------------------------------------------
     def sq(self, li: int, x: int, y: int) -> int:
@@ -126,19 +127,23 @@ class Board:
         yy, xx = divmod(r, self.W)
         return li, xx - 1, yy - 1
 
-    def square_keys(self) -> tuple[list[tuple[str, int, int]], list[int]]:
-        """(level id, x, y) of every square (lxy with the level's id), and each square's rank in the order of
-        those keys, both by square number: made once per Board (every game's statistics read them for the squares
-        its Genestealers entered)."""
+    def square_keys(self) -> tuple[dict[int, tuple[str, int, int]], array[int]]:
+        """(level id, x, y) of each square (lxy with the level's id, worked out when first read), and a number per
+        square that sorts the squares as those keys do (levels in id order, then x, then y), by square number:
+        every game's statistics read them for the squares its Genestealers entered. The sort numbers are one
+        compact array per Board, the keys only those read (on the largest map a tuple per square is 23 MB)."""
         keys = self._square_keys
         if keys is None:
-            ids = self.level_ids
-            names = [(ids[li], x, y) for li, x, y in map(self.lxy, range(self.size))]
-            rank = [0] * self.size
-            ints = self._ints
-            for k, s in enumerate(sorted(range(self.size), key=names.__getitem__)):
-                rank[s] = ints[k]
-            keys = self._square_keys = (names, rank)
+            by_id = sorted(range(len(self.level_ids)), key=self.level_ids.__getitem__)
+            w, h, plane = self.W, self.H, self.plane
+            order = array("i", bytes(4 * self.size))
+            for pos, li in enumerate(by_id):
+                # Square li * plane + yy * W + xx sorts as (pos, xx, yy): xx * H + yy within the level's block.
+                block = pos * plane
+                for yy in range(h):
+                    row = li * plane + yy * w
+                    order[row:row + w] = array("i", range(block + yy, block + yy + w * h, h))
+            keys = self._square_keys = (_SquareNames(self), order)
         return keys
 
     def name(self, s: int) -> str:
@@ -363,6 +368,20 @@ class Board:
                 else:
                     checks.append((ints[p], ints[q]))
         return tuple(checks)
+
+
+class _SquareNames(dict[int, tuple[str, int, int]]):
+    """Square -> (level id, x, y), each worked out the first time it is read (Board.square_keys)."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self._board = board
+
+    def __missing__(self, s: int) -> tuple[str, int, int]:
+        b = self._board
+        li, x, y = b.lxy(s)
+        key = self[s] = (b.level_ids[li], x, y)
+        return key
 
 
 _UNSET: object = object()
