@@ -63,9 +63,9 @@ def open_level_doc(size: int) -> dict[str, Any]:
     }
 
 
-def play_timed(game: Any, seed: int, policies: dict[str, Any], budget: float) -> tuple[float, int, int, bool]:
+def play_timed(game: Any, seed: int, policies: dict[str, Any], budget: float) -> tuple[float, int, Any]:
     """Play one game (as engine.sim.play.play_out) until it ends or `budget` CPU seconds pass: (CPU seconds,
-    actions, turn reached, finished)."""
+    actions, the state reached)."""
     state = game.new_state(seed)
     rngs = {side: policy_rng(seed, side) for side in SIDES}
     for policy in {id(p): p for p in policies.values()}.values():
@@ -76,11 +76,11 @@ def play_timed(game: Any, seed: int, policies: dict[str, Any], budget: float) ->
     n = 0
     while not state.is_terminal():
         if n % 16 == 0 and time.process_time() - t0 > budget:
-            return time.process_time() - t0, n, state.turn, False
+            return time.process_time() - t0, n, state
         player = state.current_player()
         state.apply(policies[player].choose(state, state.legal_view(), rngs[player]))
         n += 1
-    return time.process_time() - t0, n, state.turn, True
+    return time.process_time() - t0, n, state
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -113,11 +113,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         total, finished = built, 0
         players = {side: make_policy(names[side]) for side in SIDES}  # as a batch worker: once per mission
         for i in range(args.games):
-            cpu, actions, turn, done = play_timed(game, game_seed(args.seed, i), players, args.budget)
+            cpu, actions, state = play_timed(game, game_seed(args.seed, i), players, args.budget)
             total += cpu
-            finished += done
-            state = "" if done else f" STOPPED after {args.budget:.0f} s, unfinished"
-            print(f"{size}x{size} game {i}: {cpu:.2f} s CPU, {actions} actions, turn {turn}{state}")
+            if state.is_terminal():
+                finished += 1
+                res = state.result()
+                end = f", {res.winner} ({res.reason})"
+            else:
+                end = f", STOPPED after {args.budget:.0f} s, unfinished"
+            print(f"{size}x{size} game {i}: {cpu:.2f} s CPU, {actions} actions, turn {state.turn}{end}")
         rate = f"{finished / total:.3f} games per CPU-second" if finished == args.games else "unfinished"
         print(f"{size}x{size}: {rate} ({total:.2f} s CPU for {args.games} game(s), Game built in {built:.2f} s)")
     return 0
