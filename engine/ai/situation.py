@@ -335,11 +335,8 @@ class Situation:
         key = (pc.sq, pc.facing, rng)
         reach = memo[2].get(key)
         if reach is None:
-            # Features.arc_squares lists the squares of his walls-only view (Board.static_view) within range.
-            s = pc.sq
-            brng = b.rng
-            view = b.static_view(s, pc.facing)
-            reach = memo[2][key] = frozenset([sec_id[t] for t in view if brng(s, t) <= rng])
+            # The squares of his walls-only view within range (the arc's part within range only: Fire's list).
+            reach = memo[2][key] = frozenset([sec_id[t] for t in b.arc_within(pc.sq, pc.facing, rng)])
         holes = st.feat.hole_targets(pc.sq, False)
         if holes:
             # This game's holes next to him: the sections of the squares he may see through them too.

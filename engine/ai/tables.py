@@ -237,7 +237,9 @@ def _static_steps(b: Board) -> list[tuple[int, ...]]:
             if d % 2 and not diagonal_step_allowed(nb[d - 1] < 0, nb[(d + 1) % 8] < 0):
                 continue
             row.append(t)
-        out[s] = tuple(row)
+        # A square with floor all round (most of an open level's) steps to its 8 neighbours in direction order:
+        # the Board's own row then serves, rather than a copy per square (tens of MB on the largest map).
+        out[s] = nb if len(row) == 8 else tuple(row)
     return out
 
 

@@ -18,6 +18,7 @@ from engine.rules.decisions import (
 from engine.rules.kernel import BLIP_AP, STEALER_AP, G, Kernel, M, Player
 from engine.rules.pieces import Piece
 from engine.rules.sight import BlipEyes, Eye, Sight
+from engine.rules.views import meets
 
 
 class Blips:
@@ -106,7 +107,8 @@ class Blips:
             # candidate; after most actions none of them is a blip seen.
             occ = k.occ
             eyes = sight.eyes
-            for t in sight.cand.intersection(occ):
+            # (With a view not drawn whole, every occupied square is asked about: a few dozen pieces.)
+            for t in (occ if sight.open_eyes else sight.cand.intersection(occ)):
                 if p[occ[t]].kind == "blip" and seen(t, eyes):
                     break
             else:
@@ -142,7 +144,7 @@ class Blips:
             eye = None
             if hit is None:
                 eye = self.sight.pose_eye(mid, m.sq, m.facing)
-                hit = looks[key] = not eye[2].keys().isdisjoint(squares) or not eye[3].isdisjoint(squares)
+                hit = looks[key] = meets(eye[2], squares) or not eye[3].isdisjoint(squares)
             if hit:
                 eyes_l.append(eye or self.sight.pose_eye(mid, m.sq, m.facing))
         if not eyes_l:

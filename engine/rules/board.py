@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import sys
+from array import array
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from engine.mission.model import Mission
+from engine.rules.views import Line, OpenView, View
+
+__all__ = ["DIR_INDEX", "DIR_NAMES", "DIR_VEC", "FACE_INDEX", "FACE_NAMES", "FACE_VEC", "Board", "Line", "View"]
 
 # Directions in actions.DIRS order: N NE E SE S SW W NW.
 DIR_VEC: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
@@ -29,11 +33,10 @@ VIEW_ENTRY_COST = 4
 LINE_CACHE_SQUARES = 2_000_000
 LINE_ENTRY_COST = 10
 PATTERN_CACHE_SQUARES = 1_000_000
-
-# A static LOS line: None (always blocked) or a tuple of checks; an int is one square that must be clear, a
-# pair (a, b) is a corner the line passes exactly through, blocked only if both squares are obstructed.
-Line = tuple[int | tuple[int, int], ...] | None
-
+# Views of arcs up to this many squares are drawn whole (a dict: every sample mission's are, at most
+# ~700); larger ones are OpenViews, answered square by square. What the Board keeps of an OpenView, in pointers.
+DRAWN_ARC_SQUARES = 1_024
+OPEN_VIEW_COST = 12
 
 class Board:
     """Square index tables for one mission; squares are ints: level_index * W * H + y * W + x."""
@@ -95,8 +98,9 @@ class Board:
         self._pattern_held = 0
         # Views and wide views by s * 4 + facing; the pointers each holds by the same key (~key for a wide one),
         # oldest first. (The rules' sight reads _views and _wide directly.)
-        self._views: dict[int, dict[int, Line]] = {}
-        self._wide: dict[int, dict[int, Line]] = {}
+        self._views: dict[int, View] = {}
+        self._wide: dict[int, View] = {}
+        self.drawn_arc_squares = DRAWN_ARC_SQUARES  # (a test may set it to 0: every view then an OpenView)
         self._view_sizes: dict[int, int] = {}
         self._view_held = 0
         self._door_near: dict[int, tuple[tuple[str, int], ...]] = {}
@@ -104,7 +108,7 @@ class Board:
         self.psi_memo: dict[int, Any] = {}  # square -> what the Archivist's powers may target from it (psychic.py)
         # Pitfall random set-up: the squares each zone section offers before this game's counters (features.py)
         self.setup_candidates: dict[tuple[int, str], tuple[tuple[int, int, tuple[int, ...]], ...]] | None = None
-        self._square_keys: tuple[list[tuple[str, int, int]], list[int]] | None = None  # square_keys()
+        self._square_keys: tuple[dict[int, tuple[str, int, int]], array[int]] | None = None  # square_keys()
 
     # -- squares ------------------------------------------------------------------------------------
     def sq(self, li: int, x: int, y: int) -> int:
@@ -123,19 +127,23 @@ class Board:
         yy, xx = divmod(r, self.W)
         return li, xx - 1, yy - 1
 
-    def square_keys(self) -> tuple[list[tuple[str, int, int]], list[int]]:
-        """(level id, x, y) of every square (lxy with the level's id), and each square's rank in the order of
-        those keys, both by square number: made once per Board (every game's statistics read them for the squares
-        its Genestealers entered)."""
+    def square_keys(self) -> tuple[dict[int, tuple[str, int, int]], array[int]]:
+        """(level id, x, y) of each square (lxy with the level's id, worked out when first read), and a number per
+        square that sorts the squares as those keys do (levels in id order, then x, then y), by square number:
+        every game's statistics read them for the squares its Genestealers entered. The sort numbers are one
+        compact array per Board, the keys only those read (on the largest map a tuple per square is 23 MB)."""
         keys = self._square_keys
         if keys is None:
-            ids = self.level_ids
-            names = [(ids[li], x, y) for li, x, y in map(self.lxy, range(self.size))]
-            rank = [0] * self.size
-            ints = self._ints
-            for k, s in enumerate(sorted(range(self.size), key=names.__getitem__)):
-                rank[s] = ints[k]
-            keys = self._square_keys = (names, rank)
+            by_id = sorted(range(len(self.level_ids)), key=self.level_ids.__getitem__)
+            w, h, plane = self.W, self.H, self.plane
+            order = array("i", bytes(4 * self.size))
+            for pos, li in enumerate(by_id):
+                # Square li * plane + yy * W + xx sorts as (pos, xx, yy): xx * H + yy within the level's block.
+                block = pos * plane
+                for yy in range(h):
+                    row = li * plane + yy * w
+                    order[row:row + w] = array("i", range(block + yy, block + yy + w * h, h))
+            keys = self._square_keys = (_SquareNames(self), order)
         return keys
 
     def name(self, s: int) -> str:
@@ -183,16 +191,61 @@ class Board:
             return dy > 0 and abs(dx) <= dy
         return dx < 0 and abs(dy) <= -dx
 
-    def static_view(self, s: int, facing: int) -> dict[int, Line]:
-        """Squares in s's front arc (facing) whose line of sight is not blocked by walls alone -> that line."""
+    def static_view(self, s: int, facing: int) -> View:
+        """Squares in s's front arc (facing) whose line of sight is not blocked by walls alone -> that line: drawn
+        whole for a small arc, answered square by square for a large one (views.py)."""
         key = s * 4 + facing
         out = self._views.get(key)
         if out is None:
-            out, held = self._arc_view(s, facing)
+            if self.plane <= self.drawn_arc_squares or self.arc_area(s, facing) <= self.drawn_arc_squares:
+                # (a level no larger than that has no larger arc: its arcs are not even measured)
+                out, held = self._arc_view(s, facing)
+            else:
+                out, held = OpenView(self, s, facing, wide=False), OPEN_VIEW_COST
             self._keep_view(key, out, held)
         return out
 
-    def _keep_view(self, key: int, view: dict[int, Line], held: int) -> None:
+    def arc_area(self, s: int, facing: int) -> int:
+        """Squares of the board (floor or not) in s's front arc (facing) on its level."""
+        return sum([past - first for first, past in self._arc_runs(s, facing)])
+
+    def _arc_runs(self, s: int, facing: int) -> list[tuple[int, int]]:
+        """The arc's squares row by row, as ranges (first, past the last) of square numbers, rows in order:
+        in_arc's test for each facing as a run of columns of each row (dy rows from s: |dx| <= |dy| to the
+        front, or |dy| <= dx to the sides)."""
+        w, h = self.W, self.H
+        base = s - s % self.plane
+        sy, sx = divmod(s - base, w)
+        rows = range(base, base + h * w, w)  # each row's first square
+        if facing == 0:
+            return [(row + max(sx - sy + y, 0), row + min(sx + sy - y, w - 1) + 1) for y, row in enumerate(rows[:sy])]
+        if facing == 2:
+            return [(row + max(sx - y + sy, 0), row + min(sx + y - sy, w - 1) + 1)
+                    for y, row in enumerate(rows[sy + 1:], sy + 1)]
+        if facing == 1:
+            return [(row + lo, row + w) for y, row in enumerate(rows) if (lo := sx + (abs(y - sy) or 1)) < w]
+        return [(row, row + hi + 1) for y, row in enumerate(rows) if (hi := sx - (abs(y - sy) or 1)) >= 0]
+
+    def arc_within(self, s: int, facing: int, rng: int) -> tuple[int, ...]:
+        """The squares of s's walls-only view (static_view) within rng squares of s, nearest first (then in
+        square order): a drawn view's squares are filtered, an open view's arc is visited within range only."""
+        view = self.static_view(s, facing)
+        w, plane = self.W, self.plane
+        base = s - s % plane
+        sy, sx = divmod(s - base, w)
+        if isinstance(view, OpenView):
+            x0, x1 = max(sx - rng, 0), min(sx + rng, w - 1)
+            get = view.get
+            squares: Iterable[int] = [t for y in range(max(sy - rng, 0), min(sy + rng, self.H - 1) + 1)
+                                      for t in range(base + y * w + x0, base + y * w + x1 + 1) if get(t) is not None]
+        else:
+            squares = view
+        xs, ys = self.xs, self.ys
+        found = [(d, t) for t in squares if (d := max(abs(xs[t] - sx), abs(ys[t] - sy))) <= rng]
+        found.sort()
+        return tuple(t for _d, t in found)
+
+    def _keep_view(self, key: int, view: View, held: int) -> None:
         """Keep a view (a wide one under ~key) that holds `held` pointers, dropping the oldest views (static and
         wide alike) that nobody else holds while the budget would be passed."""
         sizes = self._view_sizes
@@ -215,34 +268,15 @@ class Board:
         self._view_held += held
 
     def _arc_view(self, s: int, facing: int) -> tuple[dict[int, Line], int]:
-        """static_view's table: the floor squares t with in_arc(s, facing, t) and a line, in square order, and the
-        pointers it holds. Each row of the arc is one run of columns, so only the arc is visited (not the whole
-        level). Its lines are kept with the view, not in the single-line cache."""
-        w = self.W
-        base = s - s % self.plane
-        sy, sx = divmod(s - base, w)
+        """static_view's table drawn whole: the floor squares t with in_arc(s, facing, t) and a line, in square
+        order, and the pointers it holds. Only the arc is visited (a run of columns per row). Its lines are kept
+        with the view, not in the single-line cache."""
         floor = self.floor
         lines, compute, key0, ints = self._lines, self._compute_line, s * self.size, self._ints
         held = 0
         out: dict[int, Line] = {}
-        for y in range(self.H):
-            dy = y - sy
-            ady = dy if dy >= 0 else -dy
-            # in_arc's test for each facing, as a column range of row y
-            if facing == 0:
-                if dy >= 0:
-                    break
-                lo, hi = sx - ady, sx + ady
-            elif facing == 2:
-                if dy <= 0:
-                    continue
-                lo, hi = sx - ady, sx + ady
-            elif facing == 1:
-                lo, hi = sx + (ady or 1), w - 1
-            else:
-                lo, hi = 0, sx - (ady or 1)
-            row = base + y * w
-            for t in range(row + max(lo, 0), row + min(hi, w - 1) + 1):
+        for first, past in self._arc_runs(s, facing):
+            for t in range(first, past):
                 if floor[t]:
                     ln = lines.get(key0 + t, _UNSET)  # line(s, t), inlined
                     if ln is _UNSET:
@@ -265,20 +299,27 @@ class Board:
             self._door_near[key] = out
         return out
 
-    def wide_view(self, s: int, facing: int) -> dict[int, Line]:
+    def wide_view(self, s: int, facing: int) -> View:
         """[2e] static_view widened to the sides (everything but the rear arc): how Marines spot blips."""
         key = s * 4 + facing
         out = self._wide.get(key)
         if out is None:
-            out = dict(self.static_view(s, facing))
             base = s - s % self.plane
             back = (facing + 2) % 4
+            front = self.static_view(s, facing)
+            limit = self.drawn_arc_squares  # (a level no larger has no larger view: its views are not measured)
+            if isinstance(front, OpenView) or (self.plane > limit and self.plane - self.arc_area(s, back) > limit):
+                out = OpenView(self, s, facing, wide=True)
+                self._keep_view(~key, out, OPEN_VIEW_COST)
+                return out
+            drawn = dict(front)
             for t in range(base, base + self.plane):
-                if self.floor[t] and t != s and t not in out and not self.in_arc(s, back, t):
+                if self.floor[t] and t != s and t not in drawn and not self.in_arc(s, back, t):
                     line = self.line(s, t)
                     if line is not None:
-                        out[self._ints[t]] = line
-            self._keep_view(~key, out, sum(VIEW_ENTRY_COST + len(ln) for ln in out.values() if ln is not None))
+                        drawn[self._ints[t]] = line
+            out = drawn
+            self._keep_view(~key, out, sum(VIEW_ENTRY_COST + len(ln) for ln in drawn.values() if ln is not None))
         return out
 
     # -- lines of sight -------------------------------------------------------------------------------
@@ -327,6 +368,20 @@ class Board:
                 else:
                     checks.append((ints[p], ints[q]))
         return tuple(checks)
+
+
+class _SquareNames(dict[int, tuple[str, int, int]]):
+    """Square -> (level id, x, y), each worked out the first time it is read (Board.square_keys)."""
+
+    def __init__(self, board: Board) -> None:
+        super().__init__()
+        self._board = board
+
+    def __missing__(self, s: int) -> tuple[str, int, int]:
+        b = self._board
+        li, x, y = b.lxy(s)
+        key = self[s] = (b.level_ids[li], x, y)
+        return key
 
 
 _UNSET: object = object()

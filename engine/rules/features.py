@@ -120,11 +120,7 @@ class Features:
         cache = b.__dict__.setdefault("_arc_cache", {})
         out = cache.get(key)
         if out is None:
-            # The floor squares of sq's level in its arc with a line (not walled off) are static_view's keys.
-            dist = b.rng
-            cands = [(d, t) for t in b.static_view(sq, facing) if (d := dist(sq, t)) <= rng]
-            out = tuple(t for _, t in sorted(cands))
-            cache[key] = out
+            out = cache[key] = b.arc_within(sq, facing, rng)
         return out  # type: ignore[no-any-return]
 
     def rubble_between(self, b: Board, a: int, t: int) -> int:

@@ -16,6 +16,7 @@ from engine.rules.kernel import FLAME_COST, GUNS, OVERWATCH_COST, RELOAD_COST, S
 from engine.rules.pieces import Piece
 from engine.rules.sight import Sight
 from engine.rules.victory import Victory
+from engine.rules.views import among
 
 
 class Fire:
@@ -37,8 +38,8 @@ class Fire:
         # He can see only squares of his walls-only view and, on other levels, those beyond a hole: the Genestealers
         # and doors on them are the only ones to ask about (most of the time there are none).
         occ, closed = k.occ.keys(), k.closed.keys()
-        occupied = view.keys() & occ
-        doors = view.keys() & closed
+        occupied = among(view, occ)
+        doors = among(view, closed)
         if through:
             occupied |= through & occ
             doors |= through & closed

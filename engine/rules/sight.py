@@ -8,9 +8,10 @@ from engine.rules.board import Line
 from engine.rules.features import Features
 from engine.rules.kernel import Kernel, Scope
 from engine.rules.pieces import Piece
+from engine.rules.views import View, weight
 
 # (marine id, level, view, squares seen through holes) of one seeing Marine, and of each
-Eye = tuple[str, int, dict[int, Line], frozenset[int]]
+Eye = tuple[str, int, View, frozenset[int]]
 BlipEyes = tuple[Eye, ...]
 
 
@@ -19,7 +20,7 @@ class MarineSight:
     each Marine on the board): immutable once made but for `cand` and `near`, which are worked out from those
     poses on first use. Shared by copies of a state (a state whose Marines moved makes a new one)."""
 
-    __slots__ = ("_near", "cand", "eyes", "feat", "poses")
+    __slots__ = ("_near", "cand", "eyes", "feat", "open_eyes", "poses")
 
     def __init__(self, feat: Features, poses: tuple[tuple[str, int, int, bool], ...], eyes: BlipEyes) -> None:
         self.feat = feat
@@ -28,14 +29,19 @@ class MarineSight:
         # Every square in their views (candidates()): built on first use, since in the Marine turn the poses
         # change with nearly every action and the conversion check alone does without it.
         self.cand: frozenset[int] | None = None
+        # (open_eyes, the eyes whose views are not drawn whole: views.py OpenView, large arcs, is set with cand.)
         self._near: frozenset[int] | None = None
 
     def candidates(self) -> frozenset[int]:
-        """Every square some seeing Marine might see (seen_now is false for all others)."""
+        """Every square of the drawn views and hole targets of the seeing Marines: seen_now(t, eyes) is false for
+        all others unless some eye's view is an open one (open_eyes, set here too), which alone decides it then."""
         cand = self.cand
         if cand is None:
             eyes = self.eyes
-            cand = self.cand = frozenset().union(*[e[2] for e in eyes], *[e[3] for e in eyes])
+            drawn = [e[2] for e in eyes if type(e[2]) is dict]
+            self.open_eyes: BlipEyes = () if len(drawn) == len(eyes) else tuple(
+                [e for e in eyes if type(e[2]) is not dict])
+            cand = self.cand = frozenset().union(*drawn, *[e[3] for e in eyes])
         return cand
 
     def near(self, nbr: list[tuple[int, ...]]) -> frozenset[int]:
@@ -105,7 +111,7 @@ class Sight:
         k = self.k
         return feat.hole_sees(b, k.occ, k.closed, self.clear_line, m, t)
 
-    def eye_squares(self, m: Piece) -> tuple[dict[int, Line], frozenset[int]] | None:
+    def eye_squares(self, m: Piece) -> tuple[View, frozenset[int]] | None:
         """(Marine m's walls-only view, the squares of other levels he might see through a hole): sees(m, t) is
         false for every square in neither. None when he sees nothing (prone or off the board)."""
         ms = m.sq
@@ -159,13 +165,27 @@ class Sight:
         if cand is None:
             cand = sight.candidates()
         if t not in cand:
-            return False  # most squares asked about are out of every Marine's view, even on an empty board
-        if sc is None:
+            # Most squares asked about are out of every drawn view, even on an empty board; only the open views
+            # (large arcs) may hold them.
+            if not sight.open_eyes:
+                return False
+            return self.seen_memo(t, sight.open_eyes, sc)
+        if sc is None:  # (seen_memo, inlined: this is the hottest question of the Genestealer turn)
             return self.seen_now(t, sight.eyes)
         memo = sc.seen
         r = memo.get(t)
         if r is None:
             r = memo[t] = self.seen_now(t, sight.eyes)
+        return r
+
+    def seen_memo(self, t: int, eyes: BlipEyes, sc: Scope | None) -> bool:
+        """seen_now(t, eyes), kept in the decision's memo `sc` (None: no memo)."""
+        if sc is None:
+            return self.seen_now(t, eyes)
+        memo = sc.seen
+        r = memo.get(t)
+        if r is None:
+            r = memo[t] = self.seen_now(t, eyes)
         return r
 
     def current(self, sc: Scope | None) -> MarineSight:
@@ -222,7 +242,7 @@ class Sight:
                 eye = memo.get(pose)
                 if eye is None:
                     eye = self.pose_eye(pose[0], pose[1], pose[2])
-                    feat.keep_eye(pose, eye, len(eye[2]))
+                    feat.keep_eye(pose, eye, weight(eye[2]))
                 eyes_l.append(eye)
         sight = k.sight_cache = MarineSight(feat, poses, tuple(eyes_l))
         return sight

@@ -29,3 +29,18 @@ def test_a_big_board_keeps_fewer_games_tables_and_maps() -> None:
     small = tables(Game(load_mission(str(sample_mission("pitfall")))))
     assert (small._cached, small.maps_cached) == (16, 24) == cache_caps(1408)
     assert cache_caps(8 * 202 * 202) == (2, 4)  # the largest legal map
+
+
+def test_a_square_with_floor_all_round_steps_along_the_boards_own_row() -> None:
+    # On an open level nearly every square has 8 steps: a copy of each row was 31 MB on the largest map.
+    from engine.rules.testing import build_mission
+
+    game = Game(build_mission(["a" * 12] * 9))
+    mt = tables(game)
+    b = game.board
+    floor = [s for s in range(b.size) if b.floor[s]]
+    inner = [s for s in floor if all(t >= 0 for t in b.nbr[s])]
+    assert len(inner) == 10 * 7
+    assert all(mt.steps[s] is b.nbr[s] for s in inner)
+    assert all(len(mt.steps[s]) < 8 and mt.steps[s] == tuple(t for t in b.nbr[s] if t >= 0)
+               for s in floor if s not in inner)

@@ -23,6 +23,8 @@ def test_on_enter_is_every_chute_pitfall_and_ladder_top(sample: str) -> None:
 def test_square_keys_are_lxy_with_level_ids_and_their_ranks_sort_them() -> None:
     board = Game(load_mission(str(sample_mission("the_long_drop")))).board
     keys, rank = board.square_keys()
+    # Compact: the sort numbers are 4-byte ints; a key is made only when read (a tuple a square on a big map).
+    assert rank.itemsize == 4 and len(rank) == board.size and not keys
     for s in range(board.size):
         li, x, y = board.lxy(s)
         assert keys[s] == (board.level_ids[li], x, y)
