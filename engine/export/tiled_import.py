@@ -35,8 +35,9 @@ _TERRAIN = re.compile(r"^[#.A-Za-z0-9]$")
 def import_tiled(path: str | os.PathLike[str], warnings: list[str] | None = None) -> tuple[Mission, list[Issue]]:
     """Read a .tmj map into a mission and its validation issues; raises TiledImportError when it cannot.
 
-    warnings, when given, receives what the map holds that the import does not use (unknown custom properties),
-    each naming the Tiled layer or object."""
+    warnings, when given, receives what the map holds that the import does not use (layers and custom properties
+    it does not know) or reads against another part of the map (a facing property against the rotation), each
+    naming the Tiled layer or object."""
     tmj = read_tmj(path)
     importer = _Importer(str(path), tmj)
     doc = importer.document(Path(path).stem)
@@ -58,7 +59,7 @@ def import_tiled(path: str | os.PathLike[str], warnings: list[str] | None = None
         raise importer.r.fail(origin, f"the map does not make a valid mission: {what}{text}")
     issues = validate_document(doc)
     if warnings is not None:
-        warnings += importer.unused_properties()
+        warnings += importer.warnings + importer.unused_properties()
     return mission_from_dict(doc), issues
 
 
@@ -97,6 +98,7 @@ class _Importer:
         self.object_count = 0
         self.origins: dict[str, str] = dict(_DOC_ORIGINS)  # mission document path -> map JSON path
         self.unused: dict[tuple[str, str], int] = {}  # (where, property name) -> how many times
+        self.warnings: list[str] = []  # what the map holds that the import read otherwise or not at all
 
     def _note_unused(self, props: dict[str, object], known: Set[str], where: str) -> None:
         for name in props:
@@ -344,6 +346,7 @@ class _Importer:
         psi = props.get("psi_points", 20)
         doc["marines"] = {"squad": feats.marines(), "psi_points": psi}
         self.origins.update(feats.origins)
+        self.warnings += feats.warnings
         doc["genestealers"] = self._json(props, "genestealers", {"reinforcements": []})
         doc["victory"] = self._json(props, "victory", [{"kind": "marines_eliminated"}])
         return doc
