@@ -1,4 +1,5 @@
-"""A mission's rules in plain words: victory conditions, Genestealer forces, the random counter mix.
+"""A mission's rules in plain words: the rules in force, victory conditions, Genestealer forces, the random
+counter mix.
 
 The print sheet lists them; the Derelict export names the conditions it could or could not carry over.
 """
@@ -9,6 +10,7 @@ from collections.abc import Mapping
 
 from engine.mission.model import Mission, Reinforcement
 from engine.mission.victory import result_of
+from engine.rules.options import MISSION_CONTENTS, MISSION_FILE, RULESET, explain_options
 
 _RESULT = {"marines": "the Marines win", "genestealers": "the Genestealers win", "draw": "the game is a draw"}
 _WAYS = {"exit": "an exit", "chute": "the disposal chute"}
@@ -121,3 +123,28 @@ def describe_random_setup(m: Mission) -> list[str]:
         f"counters drawn face down each game: {', '.join(mix) or 'none'}",
         f"placed at most one per section in the shaded sections: {zones or 'none'}",
     ]
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return "on" if v else "off"
+    return "none" if v is None else str(v)
+
+
+def describe_rules(m: Mission) -> str:
+    """The ruleset, every rule option in force grouped by where it comes from, and the psi points when the squad
+    has an Archivist to spend them, as one paragraph."""
+    parts = [f"ruleset {m.ruleset}"]
+    try:
+        options = explain_options(m)
+    except ValueError as exc:  # a mission whose options break the schema is still printable
+        return f"ruleset {m.ruleset}; options: {exc}."
+    for source, word in ((MISSION_FILE, "set by the mission"), (MISSION_CONTENTS, "from the mission's contents")):
+        for o in (o for o in options if o.source == source):
+            why = f", {o.why}" if o.why else ""
+            parts.append(f"{o.name} {_value(o.value)} ({word}{why})")
+    if any(x.rank == "archivist" for x in m.marines.squad):
+        parts.append(f"psi points {m.marines.psi_points}")
+    defaults = [f"{o.name} {_value(o.value)}" for o in options if o.source == RULESET]
+    text = "; ".join(parts) + "."
+    return text + (f" {m.ruleset} defaults: " + ", ".join(defaults) + "." if defaults else "")

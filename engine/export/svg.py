@@ -1,6 +1,6 @@
 """The print sheet of each level as SVG: title, map with coordinates and counters, legend, the level's squad and
-sections, and on the first page the mission's briefing (description, victory conditions, Genestealer forces,
-random counters). No Qt.
+sections, and on the first page the mission's briefing (description, rules in force, victory conditions,
+Genestealer forces, random counters). No Qt.
 
 One user unit is one millimetre; the page size is in the root element's width/height, so the PNG and PDF
 renderers derive pixel and page sizes from it. Paper: A4 or US Letter (the map scaled down to fit, the page
@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from engine.export.briefing import describe_forces, describe_random_setup, describe_victory
+from engine.export.briefing import describe_forces, describe_random_setup, describe_rules, describe_victory
 from engine.export.colours import DEFAULT, Colours
 from engine.export.files import level_file_names
 from engine.export.outputs import check_targets
 from engine.export.safe_text import one_line, xml_text
 from engine.export.staging import staged_files
-from engine.export.svg_counters import features_present
+from engine.export.svg_counters import WEAPON_MARKS, features_present, weapons_marked
 from engine.export.svg_map import CELL, draw_map
 from engine.export.svg_text import Column, text_element
 from engine.mission.model import Level, Mission
@@ -35,6 +35,8 @@ TITLE_H = 10.0
 GAP = 4.0
 GUTTER = 6.0  # between the two text columns under the map
 FIT_MIN_WIDTH = 180.0  # a "fit" page is at least this wide, so its text wraps at a readable measure
+RULES_SIZE = 2.7  # the options in force, a reference list: smaller than the body text so the briefing fits
+TEXT_SHARE = 0.66  # of the page below the title, the most the text may take; the map keeps the rest
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,10 @@ def _level_text(col: Column, m: Mission, level: Level, pal: Colours) -> None:
     col.heading("Legend")
     col.swatches(_legend_items(m, level, pal))
     squad = [mar for mar in m.marines.squad if mar.level == level.id]
+    marked = {k for mar in squad for k in weapons_marked(mar)}
+    if marked:
+        marks = ", ".join(f"{mark} {words}" for k, (mark, words) in WEAPON_MARKS.items() if k in marked)
+        col.paragraph(f"Under a Marine's id: {marks} (no mark: storm bolter, power glove or the rank's own weapon).")
     if squad:
         col.heading("Squad on this level")
         lines = []
@@ -98,8 +104,8 @@ def _briefing(col: Column, m: Mission) -> None:
 
 
 class Text:
-    """The sheet's text: a column above the map (level line, description) and two below it (the level's key on
-    the left, the mission's briefing on the right)."""
+    """The sheet's text: above the map the level line, the description and (first sheet) the rules in force; two
+    columns below it (the level's key on the left, the mission's briefing on the right)."""
 
     def __init__(self, m: Mission, level: Level, pal: Colours, width: float, briefing: bool) -> None:
         self.top = Column(width)
@@ -111,6 +117,12 @@ class Text:
         if briefing and m.meta.description.strip():
             self.top.gap(1.5)
             self.top.paragraph(m.meta.description.strip())
+        # The rules in force run the full width under the description (a reference list that would double in
+        # height in a column), never cut: a long description gives way first.
+        self.rules = Column(width)
+        if briefing:
+            self.rules.gap(1.0)
+            self.rules.paragraph("Rules: " + describe_rules(m), RULES_SIZE)
         half = (width - GUTTER) / 2
         self.left, self.right = Column(half), Column(half)
         _level_text(self.left, m, level, pal)
@@ -118,7 +130,7 @@ class Text:
             _briefing(self.right, m)
         else:
             self.right.heading("Mission")
-            self.right.paragraph("Victory conditions and Genestealer forces: see the first sheet.")
+            self.right.paragraph("Rules in force, victory conditions and Genestealer forces: see the first sheet.")
         self.right_x = half + GUTTER
 
     @property
@@ -127,15 +139,20 @@ class Text:
 
     @property
     def height(self) -> float:
-        return self.top.y + self.below
+        return self.above + self.below
+
+    @property
+    def above(self) -> float:
+        """The text above the map: level line, description, rules."""
+        return self.top.y + self.rules.y
 
     def fit_to(self, room: float) -> None:
         """Cut the text to room millimetres, the description first, then the longer column below."""
         if self.height <= room:
             return
-        self.top.fit_to(max(room / 4, room - self.below))
+        self.top.fit_to(max(room / 4, room - self.below - self.rules.y))
         for col in (self.left, self.right):
-            col.fit_to(room - self.top.y)
+            col.fit_to(room - self.above)
 
     def place_below(self, x: float, y: float) -> list[str]:
         return [self.left.place(x, y), self.right.place(x + self.right_x, y)]
@@ -155,7 +172,7 @@ def _layout(
         inner_w = width - 2 * MARGIN
         text = Text(m, level, pal, inner_w, briefing)
         room = height - 2 * MARGIN - TITLE_H - 2 * GAP
-        text.fit_to(room * 0.6)  # a briefing too long for the page is cut; the map keeps at least 40%
+        text.fit_to(room * TEXT_SHARE)  # a briefing too long for the page is cut
         scale = min(1.0, inner_w / map_w, (room - text.height) / map_h)
         if best is None or scale > best[2] + 1e-9:
             best = (width, height, scale, text)
@@ -183,8 +200,9 @@ def level_page(
         f'<rect x="0" y="0" width="{width:.2f}" height="{height:.2f}" fill="#ffffff"/>',
         text_element(MARGIN, MARGIN + 7, one_line(m.meta.title), 7.0, bold=True),
         text.top.place(MARGIN, y),
+        text.rules.place(MARGIN, y + text.top.y),
     ]
-    y += text.top.y + GAP
+    y += text.above + GAP
     parts.append(f'<g transform="translate({MARGIN:.2f},{y:.2f}) scale({scale:.5f})">{"".join(elements)}</g>')
     y += map_h * scale + GAP
     parts += [*text.place_below(MARGIN, y), "</svg>"]

@@ -4,9 +4,31 @@ from __future__ import annotations
 
 from engine.export.colours import Colours
 from engine.export.safe_text import xml_text
-from engine.mission.model import UNSECTIONED, WALL, Level, Mission
+from engine.mission.model import UNSECTIONED, WALL, Level, Marine, Mission
 
 _ARROW = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
+# The mark a Marine's counter carries for each weapon out of the ordinary, and its words in the legend; the
+# storm bolter, the power glove and the ranks' own melee weapons (power sword, force axe) go unmarked.
+WEAPON_MARKS = {
+    "heavy_flamer": ("F", "heavy flamer"),
+    "assault_cannon": ("AC", "assault cannon"),
+    "lightning_claws": ("LC", "lightning claws"),
+    "thunder_hammer": ("TH", "thunder hammer"),
+    "chain_fist": ("CF", "chain fist"),
+    "storm_shield": ("S", "storm shield"),
+}
+WEAPON_MARK_COLOUR = "#ffd84a"
+
+
+def weapons_marked(mar: Marine) -> list[str]:
+    """The keys of WEAPON_MARKS a Marine's counter shows, gun first."""
+    keys = [mar.ranged, mar.melee] + (["storm_shield"] if mar.storm_shield else [])
+    return [k for k in keys if k in WEAPON_MARKS]
+
+
+def weapon_mark(mar: Marine) -> str:
+    """The text under a Marine's id on its counter: 'F', 'AC', 'TH+S'... or '' for the usual arms."""
+    return "+".join(WEAPON_MARKS[k][0] for k in weapons_marked(mar))
 
 
 class Canvas:
@@ -148,7 +170,13 @@ def draw_counters(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
             "#ffffff",
             0.2,
         )
-        cv.label(mar.x, mar.y, mar.id[:4], size=2.3)
+        mark = weapon_mark(mar)
+        if mark:  # the id moves up to make room for the weapon, in another colour so it reads as no name
+            cv.text(mar.x + 0.5, mar.y + 0.47, mar.id[:4], 2.0, bold=True, colour="#ffffff")
+            size = 2.1 if len(mark) <= 2 else 1.6  # 'TH+S' stays inside the counter
+            cv.text(mar.x + 0.5, mar.y + 0.8, mark, size, bold=True, colour=WEAPON_MARK_COLOUR)
+        else:
+            cv.label(mar.x, mar.y, mar.id[:4], size=2.3)
 
 
 def features_present(m: Mission, level: Level) -> set[str]:

@@ -14,7 +14,7 @@ from engine.export.outputs import check_targets
 from engine.export.staging import staged_files
 from engine.export.tileset import TILE, terrain_chars, tileset_png
 from engine.mission import mission_to_dict
-from engine.mission.model import Mission
+from engine.mission.model import FACINGS, Mission
 
 Json = dict[str, Any]
 # Tiled draws each object layer's rectangles in its colour: the same colours as the printed legend.
@@ -56,16 +56,22 @@ class _Ids:
         return self.obj
 
 
-def _obj(oid: int, name: str, kind: str, x: int, y: int, props: list[Json] | None = None) -> Json:
+# Where a square's object stands when turned by a quarter turns: Tiled turns an object clockwise about its x, y
+# (the top-left corner), so a turned square is moved back by one tile across or down to cover its own square.
+_TURNED_CORNER = {0: (0, 0), 1: (1, 0), 2: (1, 1), 3: (0, 1)}
+
+
+def _obj(oid: int, name: str, kind: str, x: int, y: int, props: list[Json] | None = None, quarters: int = 0) -> Json:
+    dx, dy = _TURNED_CORNER[quarters]
     out: Json = {
         "id": oid,
         "name": name,
         "type": kind,
-        "x": x * TILE,
-        "y": y * TILE,
+        "x": (x + dx) * TILE,
+        "y": (y + dy) * TILE,
         "width": TILE,
         "height": TILE,
-        "rotation": 0,
+        "rotation": 90 * quarters,
         "visible": True,
     }
     if props:
@@ -110,13 +116,15 @@ def _objects(m: Mission, ids: _Ids) -> dict[tuple[str, str], list[Json]]:
     for mar in m.marines.squad:
         props = [
             _prop("rank", mar.rank),
-            _prop("facing", mar.facing),
             _prop("title", mar.name),
             _prop("ranged", mar.ranged),
             _prop("melee", mar.melee),
             _prop("storm_shield", mar.storm_shield),
         ]
-        add(mar.level, N.DEPLOYMENT, _obj(ids.next_obj(), mar.id, "marine", mar.x, mar.y, props))
+        # The facing is the object's rotation (0 N, 90 E, 180 S, 270 W), the one thing Tiled turns: a facing
+        # property beside it would go stale the moment the object is rotated in Tiled.
+        quarters = FACINGS.index(mar.facing)
+        add(mar.level, N.DEPLOYMENT, _obj(ids.next_obj(), mar.id, "marine", mar.x, mar.y, props, quarters))
     return out
 
 

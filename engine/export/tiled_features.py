@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 from engine.export import tiled_names as N
 from engine.export.tiled_read import Json, Reader
+from engine.mission.model import FACINGS
 
 _RANKS = ("marine", "sergeant", "archivist")
-_FACINGS = ("N", "E", "S", "W")
 
 
 @dataclass
@@ -47,6 +47,7 @@ class Features:
         self.width = width
         self.height = height
         self.origins: dict[str, str] = {}  # mission document path of each feature -> its object's map path
+        self.warnings: list[str] = []
 
     def _put(self, out: list[Json], doc_path: str, entry: Json, o: TiledObject) -> None:
         self.origins[f"{doc_path}[{len(out)}]"] = o.place
@@ -179,7 +180,7 @@ class Features:
         squad: list[Json] = []
         for lv, o in self._all(N.DEPLOYMENT):
             rank = self._str(o, "rank", o.kind if o.kind in _RANKS else "marine")
-            facing = self._str(o, "facing", _FACINGS[round(o.rotation / 90) % 4])
+            facing = self._facing(o)
             m: Json = {
                 "id": o.name or f"m{o.oid}",
                 "rank": rank,
@@ -196,6 +197,22 @@ class Features:
                 m["storm_shield"] = o.props["storm_shield"]
             self._put(squad, "$.marines.squad", m, o)
         return squad
+
+    def _facing(self, o: TiledObject) -> str:
+        """The 'facing' property, else the rotation to the nearest quarter turn (0 N, 90 E, 180 S, 270 W).
+
+        The property wins: it is written on purpose, while a rotation of 0 is merely Tiled's default. A turned
+        object whose rotation says otherwise is reported, so neither is lost unseen."""
+        turned = FACINGS[round(o.rotation / 90) % 4]
+        if "facing" not in o.props:
+            return turned
+        facing = self._str(o, "facing", "")
+        if o.rotation % 360 != 0 and facing != turned:
+            self.warnings.append(
+                f"{self.r.name(o.place)}: rotation {o.rotation:g} faces {turned} but its 'facing' "
+                f"property says {facing!r}; the property wins (delete it to face the way the object is turned)"
+            )
+        return facing
 
 
 def _num(v: object) -> float:

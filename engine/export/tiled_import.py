@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import os
 import re
-from collections.abc import Set
+from collections.abc import Iterable, Set
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,9 @@ _TERRAIN = re.compile(r"^[#.A-Za-z0-9]$")
 def import_tiled(path: str | os.PathLike[str], warnings: list[str] | None = None) -> tuple[Mission, list[Issue]]:
     """Read a .tmj map into a mission and its validation issues; raises TiledImportError when it cannot.
 
-    warnings, when given, receives what the map holds that the import does not use (unknown custom properties),
-    each naming the Tiled layer or object."""
+    warnings, when given, receives what the map holds that the import does not use (layers and custom properties
+    it does not know) or reads against another part of the map (a facing property against the rotation), each
+    naming the Tiled layer or object."""
     tmj = read_tmj(path)
     importer = _Importer(str(path), tmj)
     doc = importer.document(Path(path).stem)
@@ -58,7 +60,7 @@ def import_tiled(path: str | os.PathLike[str], warnings: list[str] | None = None
         raise importer.r.fail(origin, f"the map does not make a valid mission: {what}{text}")
     issues = validate_document(doc)
     if warnings is not None:
-        warnings += importer.unused_properties()
+        warnings += importer.warnings + importer.unused_properties()
     return mission_from_dict(doc), issues
 
 
@@ -97,8 +99,11 @@ class _Importer:
         self.object_count = 0
         self.origins: dict[str, str] = dict(_DOC_ORIGINS)  # mission document path -> map JSON path
         self.unused: dict[tuple[str, str], int] = {}  # (where, property name) -> how many times
+        self.warnings: list[str] = []  # what the map holds that the import read otherwise or not at all
+        self.known: dict[str, Set[str]] = {}  # where -> the property names the convention gives a meaning there
 
     def _note_unused(self, props: dict[str, object], known: Set[str], where: str) -> None:
+        self.known[where] = known
         for name in props:
             if name not in known:
                 self.unused[(where, name)] = self.unused.get((where, name), 0) + 1
@@ -108,8 +113,25 @@ class _Importer:
         out = []
         for (where, name), n in self.unused.items():
             times = f" ({n} times)" if n > 1 else ""
-            out.append(f"{where}: custom property {name!r} is not used by hulkforge{times}")
+            hint = _did_you_mean(name, self.known.get(where, frozenset()))
+            out.append(f"{where}: custom property {name!r} is not used by hulkforge{hint}{times}")
         return out
+
+    def _unread_layer(self, name: str, kind: str, layer: Json, terrain_is: str | None) -> None:
+        """Warn about a layer the import passes over, with what it holds, so no object goes missing unseen."""
+        what = {"objectgroup": "object layer", "tilelayer": "tile layer", "group": "group layer"}.get(kind, kind)
+        objects = layer.get("objects")
+        count = len(objects) if kind == "objectgroup" and isinstance(objects, list) else 0
+        if kind == "objectgroup":
+            hint = _did_you_mean(name.rsplit("/", 1)[-1], N.OBJECT_LAYERS)
+            held = f"its {count} object{'s' if count != 1 else ''} {'are' if count != 1 else 'is'} not imported"
+            if count == 0:
+                held = "it is empty"
+            self.warnings.append(f"{what} '{name}' is not one hulkforge reads{hint}: {held}")
+        elif kind == "tilelayer" and terrain_is is not None:
+            self.warnings.append(f"{what} '{name}' is not read: the level's terrain is layer '{terrain_is}'")
+        else:
+            self.warnings.append(f"{what} '{name}' is not read by hulkforge")
 
     def origin_of(self, doc_path: str) -> tuple[str, str]:
         """(the map's JSON path that made doc_path, what inside it) for naming a schema error in Tiled's terms."""
@@ -196,6 +218,12 @@ class _Importer:
         top = r.get(self.tmj, "layers", list, "$")
         groups = [(i, g) for i, g in enumerate(top) if isinstance(g, dict) and g.get("type") == "group"]
         levels: list[LevelLayers] = []
+        if groups:
+            # Beside level groups, a top-level layer belongs to no level: say so rather than drop it unseen.
+            for i, layer in enumerate(top):
+                if isinstance(layer, dict) and layer.get("type") != "group":
+                    name = layer.get("name") if isinstance(layer.get("name"), str) else str(i + 1)
+                    self._unread_layer(str(name), str(layer.get("type")), layer, None)
         if not groups:
             # A single-level map drawn without groups: the top-level layers are that level.
             levels.append(self._level("deck", 0, {}, top, "$.layers", ""))
@@ -228,7 +256,9 @@ class _Importer:
         if self.layer_count > MAX_LAYERS:
             raise r.fail(place, f"more than {MAX_LAYERS} layers")
         rows: list[str] | None = None
+        terrain_name = ""
         objects: dict[str, list[TiledObject]] = {}
+        passed_over: list[tuple[str, str, Json]] = []
         for i, layer in enumerate(layers):
             at = f"{place}[{i}]"
             if not isinstance(layer, dict):
@@ -237,11 +267,17 @@ class _Importer:
             name = r.get(layer, "name", str, at, "")
             r.label(at, f"layer '{group}{name}'")
             if kind == "tilelayer" and (name == N.TERRAIN_LAYER or rows is None):
-                rows = self._rows(layer, at)
+                if rows is not None:  # a first tile layer read as terrain gives way to the one named terrain
+                    passed_over.append((terrain_name, kind, {}))
+                rows, terrain_name = self._rows(layer, at), name
                 self._note_unused(r.properties(layer, at), frozenset(), f"layer '{group}{name}'")
             elif kind == "objectgroup" and name in N.OBJECT_LAYERS:
                 objects.setdefault(name, []).extend(self._objects(layer, at, f"{group}{name}", name))
                 self._note_unused(r.properties(layer, at), frozenset(), f"layer '{group}{name}'")
+            else:
+                passed_over.append((name, kind, layer))
+        for name, kind, layer in passed_over:
+            self._unread_layer(f"{group}{name}", kind, layer, f"{group}{terrain_name}")
         if rows is None:
             raise r.fail(place.removesuffix(".layers"), f"level {lid!r} has no tile layer named {N.TERRAIN_LAYER!r}")
         return LevelLayers(lid, index, place, props, rows, objects)
@@ -344,6 +380,7 @@ class _Importer:
         psi = props.get("psi_points", 20)
         doc["marines"] = {"squad": feats.marines(), "psi_points": psi}
         self.origins.update(feats.origins)
+        self.warnings += feats.warnings
         doc["genestealers"] = self._json(props, "genestealers", {"reinforcements": []})
         doc["victory"] = self._json(props, "victory", [{"kind": "marines_eliminated"}])
         return doc
@@ -355,6 +392,12 @@ class _Importer:
             sections = _guess_sections(lv.rows)
         name = lv.props.get("level_name", "")
         return {"id": lv.id, "name": name, "depth": depth, "rows": lv.rows, "sections": sections}
+
+
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    """' (did you mean 'doors'?)' when name looks like a misspelling of a known name, else ''."""
+    close = difflib.get_close_matches(name.lower(), sorted(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _guess_sections(rows: list[str]) -> dict[str, dict[str, str]]:

@@ -45,7 +45,6 @@ def read_tmj(path: str | os.PathLike[str]) -> Json:
     )
 
 
-
 class Reader:
     """Typed access to the parsed map that raises TiledImportError naming the file, the Tiled layer or object as
     Tiled shows it, and the JSON path."""
@@ -57,6 +56,10 @@ class Reader:
     def label(self, place: str, name: str) -> None:
         """Call the element at JSON path place name in messages (e.g. "object 12 'sgt' in layer 'deck/deployment'")."""
         self._labels[place] = name
+
+    def name(self, place: str) -> str:
+        """What the element at JSON path place is called in messages, or the path when it has no name."""
+        return self._labels.get(place, place)
 
     def where(self, place: str) -> str:
         """place as a reader finds it in Tiled: the named element holding it, then the exact JSON path."""

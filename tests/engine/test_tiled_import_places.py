@@ -103,7 +103,7 @@ def test_unused_custom_properties_are_reported_by_where_they_stand(
 def test_a_schema_error_names_the_tiled_object_and_its_property(tmp_path: Path) -> None:
     def change(doc: dict[str, Any]) -> None:
         sgt = _deployment(doc)[0]
-        next(p for p in sgt["properties"] if p["name"] == "facing")["value"] = "up"
+        sgt["properties"].append({"name": "facing", "type": "string", "value": "up"})
 
     with pytest.raises(TiledImportError) as caught:
         import_tiled(_tutorial_tmj(tmp_path, change))
