@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         for side in sides:
             policies[side] = HumanPlayer(side) if names[side] == HUMAN else make_policy(names[side])
     except (UnknownPolicyError, ValueError) as exc:
-        print(f"hulkforge play: {exc}", file=sys.stderr)
+        print(f"hulkforge play: {exc}; or {HUMAN} for a person in the terminal", file=sys.stderr)
         return 2
     rngs = {side: policy_rng(args.seed, side) for side in sides}
     state = game.new_state(args.seed)
