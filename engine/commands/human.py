@@ -57,8 +57,9 @@ def view_lines(obs: Observation) -> list[str]:
         lines.append(line)
     decision = obs.decision()
     if decision is not None:
-        doc = (type(decision).__doc__ or "").strip().splitlines()
-        lines.append(f"  decision: {doc[0] if doc else type(decision).__name__}")
+        # (the decision's docstring says what it asks: its first paragraph)
+        about = " ".join((type(decision).__doc__ or "").strip().split("\n\n")[0].split())
+        lines.append(f"  decision: {about or type(decision).__name__}")
     return lines
 
 
