@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.ai.base import SIDES, Policy, make_policy
 from engine.sim.play import action_text, finish_record, marine_ids_of, play_out
+from engine.sim.played import resign, resigned_side
 from engine.sim.record import GameRecord
 from engine.sim.runner import build_game
 from engine.sim.spec import BatchSpec, game_seed
@@ -106,10 +107,25 @@ def replay_game(results_or_spec: Mapping[str, Any] | BatchSpec, k: int, snapshot
         seen[0] = len(log)
         steps.append((step, state.copy()))
 
-    state, applied, capped = play_out(game, seed, policies, max_actions=spec.max_actions,
+    # A resigned game (hulkforge play) stops where the resigning side left its decision unanswered.
+    resigned = _resigned(results_or_spec, k) if recorded is not None else None
+    max_actions = len(recorded) if resigned is not None and recorded is not None else spec.max_actions
+    state, applied, capped = play_out(game, seed, policies, max_actions=max_actions,
                                       on_step=on_step if snapshots else None)
     record = finish_record(state, k, seed, applied, capped, spec.max_actions, True, marine_ids_of(game))
+    if resigned is not None and capped:
+        resign(record, resigned)
     return Replay(record, state, steps)
+
+
+def _resigned(results: Mapping[str, Any] | BatchSpec, k: int) -> str | None:
+    """The side whose resignation ended game k of a results file, or None."""
+    if isinstance(results, BatchSpec):
+        return None
+    for row in results.get("games", []):
+        if row.get("index") == k:
+            return resigned_side(str(row.get("reason", "")))
+    return None
 
 
 def replay_states(results_or_spec: Mapping[str, Any] | BatchSpec, k: int) -> list[tuple[dict[str, Any], Any]]:

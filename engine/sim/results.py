@@ -159,6 +159,8 @@ def replay_spec(doc: dict[str, Any], path: str | os.PathLike[str]) -> Any:
         raise ResultsFileError(path, f"$.spec.mission_doc{first.path[1:]}: {first.rule}: {first.message}{more}")
     for side in SIDES:
         name = raw.get("policies", {}).get(side, "random")
+        if name == "human":  # a person's game (hulkforge play): its recorded actions are played back
+            continue
         try:
             policy_info(name)
         except UnknownPolicyError as exc:
