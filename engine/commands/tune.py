@@ -34,7 +34,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "interval needs. One parameter: a root finder on the log-odds; several: optuna's TPE sampler. Prints "
         "the path and writes the tuned mission. Exit 0: target hit (and -o written); 1: out of reach in the "
         "range, or the budget ran out (nothing written); 2: bad input, or -o cannot be written (checked before "
-        "the first game); 130: Ctrl-C; 143: SIGTERM.",
+        "the first game); 130: Ctrl-C; 143: SIGTERM (the last line gives the closest value so far and the "
+        "command that goes on over the narrowed range).",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
     p.add_argument("--target", type=float, default=None, help="Marine win rate to reach, e.g. 0.5 (required)")
