@@ -151,3 +151,51 @@ def test_a_stopped_tune_goes_on_between_the_values_either_side_of_the_target() -
     assert narrowed([p], steps, 0.4) == [(4, 5)]
     assert narrowed([p], steps[:2], 0.4) == [(0, 8)]
     assert narrowed([p], [step(0, 0.7), step(8, 0.6)], 0.4) == [(0, 8)]  # nothing brackets it: the full range
+
+
+def test_ctrl_c_in_a_tune_names_the_narrowed_range_to_go_on_with(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.tune.search as search
+
+    def three_looks_then_ctrl_c(*_a: Any, on_step: Any, **_k: Any) -> Any:
+        for s in (step(0, 0.55, 100), step(4, 0.2, 100), step(2, 0.35, 200)):
+            on_step(s)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(search, "tune", three_looks_then_ctrl_c)
+    out = tmp_path / "m.json"
+    code = main(["tune", "tutorial", "--target", "0.4", "--param", "reinforcements.per_turn=0..4",
+                 "--marines", "random", "--workers", "1", "-o", str(out)])
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert code == 130 and not out.exists()
+    assert line == (
+        "hulkforge tune: stopped (Ctrl-C) before an answer; 3 looks, 200 games; closest so far: "
+        "reinforcements.per_turn=2 at 35.0% [30.0%–40.0%] over 200 games; nothing written; go on with: "
+        "hulkforge tune tutorial --target 0.4 --param reinforcements.per_turn=0..2 --marines random --seed 1 "
+        f"-o {out}")
+
+
+def test_a_tuned_mission_a_full_disk_cannot_hold_is_one_line_with_the_answer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import engine.tune.search as search
+    from engine.tune.result import HIT, TuneResult
+
+    def a_hit(_base: Any, params: list[TunedParam], **_k: Any) -> TuneResult:
+        best = Step((1.0,), 2400, 0.4, 0.38, 0.42, "hit", 2600)
+        return TuneResult(params, 0.4, 0.02, HIT, "reinforcements.per_turn=1 gives 40.0%", [best], best, 2600)
+
+    def full(*_a: Any) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(search, "tune", a_hit)
+    monkeypatch.setattr(mission_io, "atomic_write_bytes", full)
+    out = tmp_path / "m.json"
+    code = main(["tune", "tutorial", "--target", "0.4", "--param", "reinforcements.per_turn=0..4", "--workers", "1",
+                 "-o", str(out)])
+    cap = capsys.readouterr()
+    assert code == 2 and not out.exists()
+    assert cap.err.strip().splitlines() == [
+        f"hulkforge tune: {out}: cannot write: No space left on device; nothing written; found: "
+        "reinforcements.per_turn=1 gives 40.0%"]
