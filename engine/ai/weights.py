@@ -176,7 +176,12 @@ def check_weights(side: str, weights: Mapping[str, object], where: str = "weight
 
 
 def parse_weights_document(doc: object, path: str) -> dict[str, dict[str, float]]:
-    """The weights of a weights-file document, by side; raises WeightsFileError naming the place."""
+    """The weights of a weights-file document, by side; raises WeightsFileError naming the place.
+
+    Every other key is information and is ignored here: `mission`, `trained`, `checks`, and `complete` /
+    `rounds` of a file that `train` writes after each round (false until the run ends; the weights of an
+    unfinished run are the best of its finished rounds and load like any others).
+    """
     if not isinstance(doc, dict):
         raise WeightsFileError(path, "not a JSON object")
     if doc.get("format") != WEIGHTS_FORMAT:

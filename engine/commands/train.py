@@ -24,8 +24,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "side's current best, alternating sides over --rounds, then compare the tuned and the start weights "
         "on fresh seeds (paired, with 95% intervals). Writes a weights file that simulate, sweep and tune read "
         "as --marines heuristic-marines:FILE or --param-file FILE. Exit 0: written; 1: cancelled or no file; "
-        "2: bad input, or -o cannot be written (checked before the first game); 130: Ctrl-C; 143: SIGTERM "
-        "(nothing written).",
+        "2: bad input, or -o cannot be written (checked before the first game, or a full disk); 130: Ctrl-C; "
+        "143: SIGTERM. After each finished round -o holds the weights so far with \"complete\": false, so a "
+        "stop or a kill keeps the finished rounds.",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
     p.add_argument("--side", choices=SIDES, required=True, help="the side to train (first, when --rounds > 1)")
@@ -74,18 +75,40 @@ def run(args: argparse.Namespace) -> int:
     except OutputError as exc:
         print(f"hulkforge train: {exc}", file=sys.stderr)
         return 2
+    kept = Kept(args.out)
     try:
-        return _train(args, base)
-    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: the rounds so far are printed above
+        return _train(args, base, kept)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: the finished rounds are in the file
         reason = stop_reason(exc)
-        print(f"hulkforge train: stopped ({stop_name(reason)}) before the end; nothing written", file=sys.stderr)
+        print(f"hulkforge train: stopped ({stop_name(reason)}) before the end; {kept.describe()}", file=sys.stderr)
         return EXIT_CODES[reason]
+    except OSError as exc:  # a full disk while writing a round: the atomic write left the previous file whole
+        print(f"hulkforge train: {args.out}: cannot write: {exc.strerror or exc}; {kept.describe()}",
+              file=sys.stderr)
+        return 2
     finally:
         claim.release()
 
 
-def _train(args: argparse.Namespace, base: Any) -> int:
+class Kept:
+    """What the weights file holds so far: the rounds written to it."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.rounds = 0
+        self.weights: dict[str, dict[str, float]] = {}
+
+    def describe(self) -> str:
+        """One clause for the last line of a stopped run."""
+        if not self.rounds:
+            return "no round finished, nothing written"
+        return (f"kept the {self.rounds} finished round(s) in {self.path} (\"complete\": false; its weights "
+                f"load with --param-file or --start)")
+
+
+def _train(args: argparse.Namespace, base: Any, kept: Kept) -> int:
     from engine.ai.weights import save_weights_file
+    from engine.sim.stopping import signals_held
     from engine.tune.train import train
 
     if not args.json:
@@ -94,27 +117,29 @@ def _train(args: argparse.Namespace, base: Any) -> int:
 
     def on_round(rd: Any) -> None:
         if not args.json:
-            kept = "new weights" if rd.changed else "kept the incumbent"
+            choice = "new weights" if rd.changed else "kept the incumbent"
             print(f"  round {args.rounds and len(done) + 1}: {rd.side}, {rd.trials} trials, best trial "
                   f"{pct(rd.best_trial_score)}; fresh seeds: incumbent {pct(rd.incumbent_check)}, kept "
-                  f"{pct(rd.kept_check)} ({kept}), {rd.games} games", flush=True)
+                  f"{pct(rd.kept_check)} ({choice}), {rd.games} games", flush=True)
         done.append(rd)
+        # The best weights so far, written before the next round starts: a kill loses that round at most.
+        weights = {**kept.weights, rd.side: rd.weights}
+        with signals_held():  # what the last line says is kept is what the file holds
+            save_weights_file(args.out, weights, **info, complete=False, rounds=len(done))
+            kept.weights, kept.rounds = weights, len(done)
 
     done: list[Any] = []
+    info: dict[str, Any] = {
+        "mission": args.mission, "trained": {"side": args.side, "games": args.games, "rounds": args.rounds,
+                                             "trial_games": args.trial_games, "seed": args.seed}}
     result = train(base, args.side, games=args.games, rounds=args.rounds, trial_games=args.trial_games,
                    check_games=args.check_games, backend=args.backend, workers=args.workers,
                    scheduler=args.scheduler, on_round=on_round)
     if result.cancelled:
-        print("hulkforge train: stopped before the end; nothing written", file=sys.stderr)
+        print(f"hulkforge train: stopped before the end; {kept.describe()}", file=sys.stderr)
         return 1
-    info = {"mission": args.mission, "trained": {"side": args.side, "games": args.games, "rounds": args.rounds,
-                                                  "trial_games": args.trial_games, "seed": args.seed},
-            "checks": [c.to_json() for c in result.checks]}
-    try:
-        save_weights_file(args.out, result.weights, **info)
-    except OSError as exc:
-        print(f"hulkforge train: {args.out}: cannot write: {exc}", file=sys.stderr)
-        return 2
+    info["checks"] = [c.to_json() for c in result.checks]
+    save_weights_file(args.out, result.weights, **info, complete=True, rounds=len(result.rounds))
     if args.json:
         print(json.dumps({"weights": result.weights, "rounds": [r.__dict__ for r in result.rounds],
                           "checks": info["checks"], "games_spent": result.spent, "seconds": result.seconds,

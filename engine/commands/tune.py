@@ -34,7 +34,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "interval needs. One parameter: a root finder on the log-odds; several: optuna's TPE sampler. Prints "
         "the path and writes the tuned mission. Exit 0: target hit (and -o written); 1: out of reach in the "
         "range, or the budget ran out (nothing written); 2: bad input, or -o cannot be written (checked before "
-        "the first game); 130: Ctrl-C; 143: SIGTERM.",
+        "the first game); 130: Ctrl-C; 143: SIGTERM (the last line gives the closest value so far and the "
+        "command that goes on over the narrowed range).",
     )
     p.add_argument("mission", metavar="MISSION", help="mission file (.json) or a sample name such as pitfall")
     p.add_argument("--target", type=float, default=None, help="Marine win rate to reach, e.g. 0.5 (required)")
@@ -121,11 +122,12 @@ def run(args: argparse.Namespace) -> int:
     except OutputError as exc:
         print(f"hulkforge tune: {exc}", file=sys.stderr)
         return 2
+    steps: list[Any] = []
     try:
-        return _tune(args, base, params, names, out, doc)
+        return _tune(args, base, params, names, out, doc, steps)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as Terminated: the looks so far are printed above
         reason = stop_reason(exc)
-        print(f"hulkforge tune: stopped ({stop_name(reason)}) before an answer{'; nothing written' if out else ''}",
+        print(f"hulkforge tune: stopped ({stop_name(reason)}) before an answer; {found_so_far(args, params, steps)}",
               file=sys.stderr)
         return EXIT_CODES[reason]
     finally:
@@ -133,8 +135,33 @@ def run(args: argparse.Namespace) -> int:
             claim.release()
 
 
+def found_so_far(args: argparse.Namespace, params: list[Any], steps: list[Any]) -> str:
+    """What a stopped tune found (looks, games, the closest value with its interval) and the command that goes
+    on from there over the narrowed range: one clause of the last line, since no tuned mission is written."""
+    from engine.tune.search import closest, narrowed, rate_text
+
+    if not steps:
+        return "no look finished, nothing written"
+    best = closest(steps, args.target)
+    assert best is not None
+    where = ", ".join(f"{p.name}={p.label(x)}" for p, x in zip(params, best.point, strict=True))
+    ranges = narrowed(params, steps, args.target)
+    flags = []
+    for text, p, (lo, hi) in zip(args.tune_params, params, ranges, strict=True):
+        same = (lo, hi) == (p.lo, p.hi)
+        flags.append(f"--param {text}" if same else f"--param {p.name}={_bound(p, lo)}..{_bound(p, hi)}")
+    again = " ".join(["hulkforge tune", args.mission, f"--target {args.target:g}", *flags, *_fixed_args(args),
+                      f"--seed {args.seed}", *([f"-o {args.out}"] if args.out else [])])
+    return (f"{len(steps)} looks, {steps[-1].spent} games; closest so far: {where} at {rate_text(best)}; "
+            f"nothing written; go on with: {again}")
+
+
+def _bound(p: Any, x: float) -> str:
+    return str(round(x)) if p.integer else f"{x:.4g}"
+
+
 def _tune(args: argparse.Namespace, base: Any, params: list[Any], names: list[str], out: str | None,
-          doc: dict[str, Any] | None) -> int:
+          doc: dict[str, Any] | None, steps: list[Any]) -> int:
     from engine.mission import read_document
     from engine.tune.search import tune
 
@@ -151,6 +178,7 @@ def _tune(args: argparse.Namespace, base: Any, params: list[Any], names: list[st
     def on_step(s: Any) -> None:
         nonlocal looks
         looks += 1
+        steps.append(s)
         if args.json:
             return
         values = ", ".join(p.label(x) for p, x in zip(params, s.point, strict=True))
@@ -176,7 +204,8 @@ def _tune(args: argparse.Namespace, base: Any, params: list[Any], names: list[st
             written = write_tuned(base.mission_doc or read_document(base.mission or ""), result, out, base.options,
                                   base.mission_params)
         except OSError as exc:
-            print(f"hulkforge tune: {out}: cannot write: {exc}", file=sys.stderr)
+            print(f"hulkforge tune: {out}: cannot write: {exc.strerror or exc}; nothing written; found: "
+                  f"{result.message}", file=sys.stderr)
             return 2
         if not written:
             print(f"hulkforge tune: {out}: not written, the tuned mission breaks a placement rule", file=sys.stderr)
@@ -202,6 +231,8 @@ def _fixed_args(args: argparse.Namespace) -> list[str]:
     out = [f"--tolerance {args.tolerance:g}"] if args.tolerance != 0.02 else []
     out += [f"--set {s}" for s in args.sets]
     out += [f"--{side} {getattr(args, side)}" for side in SIDES if getattr(args, side)]
+    out += [f"--param-file {f}" for f in getattr(args, "param_files", [])]
+    out += [f"--policy-param {p}" for p in getattr(args, "params", [])]
     return out
 
 

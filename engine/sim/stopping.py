@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
@@ -57,3 +59,28 @@ def restore_sigterm(old: Any) -> None:
     """Put back the SIGTERM handler that raise_on_sigterm replaced."""
     if old is not None and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, old)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM until the block ends, so the block finishes, or fails, as a whole: a file written
+    and the count of what it holds stay in step. A signal that came meanwhile acts at the end of the block."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # no signal handler runs here
+        return
+    came: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        came.append(signum)
+
+    # (Blocking the signals with pthread_sigmask would not do: the pool's threads would take them.)
+    old: dict[int, Any] = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        for signum in came[:1]:
+            handler = old[signum]
+            if callable(handler):
+                handler(signum, None)

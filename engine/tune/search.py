@@ -21,6 +21,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from itertools import pairwise
 
 from engine.sim.spec import BatchSpec
 from engine.stats.intervals import Z95, paired_diff, wilson
@@ -304,10 +305,7 @@ class Tuner:
 
     def _bests(self) -> list[Step]:
         """The last look at every point."""
-        last: dict[tuple[float, ...], Step] = {}
-        for s in self.steps:
-            last[s.point] = s
-        return list(last.values())
+        return last_looks(self.steps)
 
     @staticmethod
     def _label(params: list[TunedParam], point: tuple[float, ...]) -> str:
@@ -315,16 +313,54 @@ class Tuner:
 
     def best(self) -> Step | None:
         """The hit if any, else the point whose interval reaches least far from the target."""
-        hits = [s for s in self.steps if s.verdict == "hit"]
-        if hits:
-            return hits[-1]
-        pool = self._bests()
-        return min(pool, key=self._miss) if pool else None
+        return closest(self.steps, self.target)
 
     def _miss(self, s: Step) -> tuple[float, int]:
-        """How far a point's 95% interval reaches from the target: the closest point is the one surest to be
-        near it, not a point whose estimate of a hundred games happens to fall on it."""
-        return max(abs(s.low - self.target), abs(s.high - self.target)), -s.games
+        return miss(s, self.target)
+
+
+def last_looks(steps: list[Step]) -> list[Step]:
+    """The last look at every point, in the order the points were first looked at."""
+    last: dict[tuple[float, ...], Step] = {}
+    for s in steps:
+        last[s.point] = s
+    return list(last.values())
+
+
+def miss(s: Step, target: float) -> tuple[float, int]:
+    """How far a point's 95% interval reaches from the target: the closest point is the one surest to be near it,
+    not a point whose estimate of a hundred games happens to fall on it."""
+    return max(abs(s.low - target), abs(s.high - target)), -s.games
+
+
+def closest(steps: list[Step], target: float) -> Step | None:
+    """The hit if any, else the point whose 95% interval reaches least far from the target."""
+    hits = [s for s in steps if s.verdict == "hit"]
+    if hits:
+        return hits[-1]
+    pool = last_looks(steps)
+    return min(pool, key=lambda s: miss(s, target)) if pool else None
+
+
+def narrowed(params: list[TunedParam], steps: list[Step], target: float) -> list[tuple[float, float]]:
+    """The ranges a search stopped early may go on with: for one number, the two neighbouring values looked at
+    whose estimates lie on either side of the target, the one nearest the closest point; else the full ranges."""
+    full = [(p.lo, p.hi) for p in params]
+    best = closest(steps, target)
+    if len(params) != 1 or params[0].choices or best is None:
+        return full
+    looks = sorted(last_looks(steps), key=lambda s: s.point[0])
+    brackets = [(a.point[0], b.point[0]) for a, b in pairwise(looks)
+                if (a.rate - target) * (b.rate - target) <= 0]
+    if not brackets:
+        return full
+    x = best.point[0]
+    return [min(brackets, key=lambda ab: 0.0 if ab[0] <= x <= ab[1] else min(abs(ab[0] - x), abs(ab[1] - x)))]
+
+
+def rate_text(s: Step) -> str:
+    """A look's Marine win rate with its 95% interval and games, as messages print it."""
+    return _rate(s)
 
 
 def tune(
