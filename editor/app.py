@@ -16,6 +16,7 @@ from editor.dialogs import new_mission
 from editor.document import MissionDocument
 from editor.mainwindow import MainWindow
 from editor.platform_check import check_start
+from editor.shutdown import quit_on_sigterm
 from editor.theme import follow_desktop
 from engine.mission import MissionFileError
 from engine.resources import sample_mission
@@ -102,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         QTimer.singleShot(800, shoot)
     else:
         QTimer.singleShot(0, window.offer_recovery)
+    wake = quit_on_sigterm(app, window)  # noqa: F841 (the timer must live as long as the loop)
     return int(app.exec())
 
 
