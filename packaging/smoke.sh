@@ -78,7 +78,7 @@ if app render --help >/dev/null 2>&1; then
 fi
 
 if app edit --help 2>/dev/null | grep -q -- --screenshot; then
-  set +e; out=$(timeout 60 env QT_QPA_PLATFORM=offscreen bash -c "cd '$work' && '$exe' edit --screenshot '$work/editor.png'" 2>&1); code=$?; set -e
+  set +e; out=$(timeout -k 10 60 env QT_QPA_PLATFORM=offscreen bash -c "cd '$work' && '$exe' edit --screenshot '$work/editor.png'" 2>&1); code=$?; set -e
   if [ "$code" = 0 ] && [ "$(stat -c %s "$work/editor.png" 2>/dev/null || echo 0)" -gt 10000 ] && ! grep -q Traceback <<<"$out"; then
     pass "editor window offscreen: screenshot $(stat -c %s "$work/editor.png") bytes"
   else
@@ -86,7 +86,7 @@ if app edit --help 2>/dev/null | grep -q -- --screenshot; then
   fi
   if command -v xvfb-run >/dev/null; then
     set +e
-    out=$(cd "$work" && timeout 90 xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb "$exe" edit --screenshot "$work/editor-x11.png" 2>&1)
+    out=$(cd "$work" && timeout -k 10 90 xvfb-run -a -s "-screen 0 1600x1000x24" env QT_QPA_PLATFORM=xcb "$exe" edit --screenshot "$work/editor-x11.png" 2>&1)
     code=$?; set -e
     if [ "$code" = 0 ] && [ -s "$work/editor-x11.png" ] && ! grep -q Traceback <<<"$out"; then
       pass "editor window on X11 (Xvfb, xcb plugin)"
@@ -96,7 +96,7 @@ if app edit --help 2>/dev/null | grep -q -- --screenshot; then
   fi
 fi
 # No command opens the editor: it must come up and stay up until we stop it.
-set +e; out=$(cd "$work" && timeout 8 env QT_QPA_PLATFORM=offscreen "$exe" 2>&1); code=$?; set -e
+set +e; out=$(cd "$work" && timeout -k 10 8 env QT_QPA_PLATFORM=offscreen "$exe" 2>&1); code=$?; set -e
 if [ "$code" = 124 ] && ! grep -q Traceback <<<"$out"; then pass "no command: the editor stays up"
 else bad "no command: exit $code (expected 124 from timeout): $out"; fi
 
