@@ -15,11 +15,13 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import sys
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from engine.ai.base import SIDES, default_policy, make_policy, policy_rng
+from engine.ai.base import SIDES, default_policy, make_policy
+from engine.sim.play import play_out
 from engine.sim.runner import tune_gc_for_games
 from engine.sim.spec import game_seed
 
@@ -63,23 +65,30 @@ def open_level_doc(size: int) -> dict[str, Any]:
     }
 
 
+class _OverBudget(Exception):
+    """The game ran past its CPU budget; carries the state it reached."""
+
+    def __init__(self, state: Any) -> None:
+        super().__init__()
+        self.state = state
+
+
 def play_timed(game: Any, seed: int, policies: dict[str, Any], budget: float) -> tuple[float, int, Any]:
-    """Play one game (as engine.sim.play.play_out) until it ends or `budget` CPU seconds pass: (CPU seconds,
-    actions, the state reached)."""
-    state = game.new_state(seed)
-    rngs = {side: policy_rng(seed, side) for side in SIDES}
-    for policy in {id(p): p for p in policies.values()}.values():
-        start = getattr(policy, "start_game", None)
-        if start is not None:
-            start(state)
+    """Play one game (engine.sim.play.play_out, uncapped) until it ends or `budget` CPU seconds pass: (CPU
+    seconds, actions, the state reached)."""
     t0 = time.process_time()
     n = 0
-    while not state.is_terminal():
-        if n % 16 == 0 and time.process_time() - t0 > budget:
-            return time.process_time() - t0, n, state
-        player = state.current_player()
-        state.apply(policies[player].choose(state, state.legal_view(), rngs[player]))
+
+    def check(_player: str, _action: Any, state: Any) -> None:
+        nonlocal n
         n += 1
+        if n % 16 == 0 and time.process_time() - t0 > budget:
+            raise _OverBudget(state)
+
+    try:
+        state, _applied, _capped = play_out(game, seed, policies, max_actions=sys.maxsize, on_step=check)
+    except _OverBudget as stop:
+        state = stop.state
     return time.process_time() - t0, n, state
 
 
