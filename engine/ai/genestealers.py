@@ -16,7 +16,7 @@ from typing import Any
 from engine.ai import decisions as dec
 from engine.ai.base import register
 from engine.ai.situation import Situation, observe
-from engine.ai.tables import INF, LazyMap
+from engine.ai.tables import INF, LazyMap, downhill
 from engine.ai.weights import GenestealerWeights, defaults, weights_from_params
 from engine.rules.actions import DIRS, FACES, PASS, Action, act
 from engine.rules.board import DIR_VEC, FACE_VEC
@@ -266,10 +266,7 @@ class GenestealerPlayer:
         route: list[int] = []
         cur = lead.sq
         for _ in range(40):
-            nxt, best = -1, D[cur]
-            for t in steps[cur]:
-                if D[t] < best:
-                    nxt, best = t, D[t]
+            nxt = downhill(D, steps[cur], cur)
             if nxt < 0:
                 break
             route.append(nxt)
@@ -738,10 +735,7 @@ def _path_shots(fld: _Field, s: int, steps: int) -> tuple[float, int]:
     graph = fld.sit.gt.mt.steps
     cur, shots = s, 0.0
     for _ in range(steps):
-        best_t, best_v = -1, dm[cur]
-        for t in graph[cur]:
-            if dm[t] < best_v:
-                best_t, best_v = t, dm[t]
+        best_t = downhill(dm, graph[cur], cur)
         if best_t < 0:
             break
         cur = best_t

@@ -22,7 +22,7 @@ from typing import Any
 from engine.ai import decisions as dec
 from engine.ai.base import register
 from engine.ai.situation import EnemyPicture, Situation, ThreatMap, observe
-from engine.ai.tables import INF, facing_toward
+from engine.ai.tables import INF, downhill, facing_toward
 from engine.ai.weights import MarineWeights, defaults, weights_from_params
 from engine.rules.actions import FACES, PASS, Action, act
 from engine.rules.board import DIR_VEC, FACE_VEC
@@ -731,11 +731,7 @@ class MarinePlayer:
         )
 
     def _next_step(self, s: int, D: list[int], sit: Situation) -> int:
-        best_t, best_v = -1, D[s]
-        for t in sit.gt.mt.steps[s]:
-            if D[t] < best_v:
-                best_t, best_v = t, D[t]
-        return best_t
+        return downhill(D, sit.gt.mt.steps[s], s)
 
     def _threat_behind(self, pc: Any, sq: _Squad) -> bool:
         """The nearest enemy reaches this Marine from the side away from the goal."""

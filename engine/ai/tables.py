@@ -222,6 +222,17 @@ class LazyMap:
         return best_t
 
 
+def downhill(dist: Sequence[float], steps: Sequence[int], s: int) -> int:
+    """The first of the squares `steps` (s's neighbours) with the least cost below s's on the map `dist`; -1
+    when none is cheaper. A step down a distance map, the walk every greedy path here takes."""
+    best_t, best_v = -1, dist[s]
+    for t in steps:
+        v = dist[t]
+        if v < best_v:
+            best_t, best_v = t, v
+    return best_t
+
+
 def _static_steps(b: Board) -> list[tuple[int, ...]]:
     """For each floor square, the squares one step away (a diagonal needs one of its two sides open)."""
     out: list[tuple[int, ...]] = [()] * b.size
