@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -396,18 +397,8 @@ SPECIAL_INPUTS = ("dev-zero", "dev-urandom", "fifo-no-writer", "fifo-endless", "
 PIPE_WAIT_S = 0.5  # the reader's deadline for a pipe, shortened so a FIFO with no writer costs little here
 
 
-def _special_input(mode: str, folder: Path) -> tuple[Path, Callable[[], None]]:
-    """The path of a special input, and what to call when done with it (it releases and joins the writer)."""
-    import os
-    import threading
-
-    if mode.startswith("dev-"):
-        return Path("/dev") / mode.removeprefix("dev-"), lambda: None
-    path = folder / "pipe.json"
-    os.mkfifo(path)
-    if mode == "fifo-no-writer":
-        return path, lambda: None
-    data = None if mode == "fifo-endless" else (ROOT / "sample_missions" / "tutorial.json").read_bytes()
+def start_fifo_writer(path: Path, data: bytes | None) -> threading.Thread:
+    """A thread that writes `data` to the FIFO then closes it, or (data None) writes until the reader goes."""
 
     def write() -> None:
         try:
@@ -420,8 +411,23 @@ def _special_input(mode: str, folder: Path) -> tuple[Path, Callable[[], None]]:
         except BrokenPipeError:
             pass
 
-    writer = threading.Thread(target=write, daemon=True)
-    writer.start()
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+def _special_input(mode: str, folder: Path) -> tuple[Path, Callable[[], None]]:
+    """The path of a special input, and what to call when done with it (it releases and joins the writer)."""
+    import os
+
+    if mode.startswith("dev-"):
+        return Path("/dev") / mode.removeprefix("dev-"), lambda: None
+    path = folder / "pipe.json"
+    os.mkfifo(path)
+    if mode == "fifo-no-writer":
+        return path, lambda: None
+    data = None if mode == "fifo-endless" else (ROOT / "sample_missions" / "tutorial.json").read_bytes()
+    writer = start_fifo_writer(path, data)
 
     def done() -> None:
         os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))  # a writer still waiting for a reader gets one

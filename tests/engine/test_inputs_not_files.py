@@ -7,11 +7,11 @@ waiting forever. The timeouts below only make a hang show quickly; nothing asser
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hostile_corpus import start_fifo_writer
 
 from engine.cli import main
 from engine.mission import bounded_read
@@ -37,24 +37,6 @@ def no_wait(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bounded_read, "PIPE_TIMEOUT_S", 0.2)
 
 
-def _writer(path: Path, data: bytes | None) -> threading.Thread:
-    """A thread that writes data to the FIFO then closes it, or (data None) writes until the reader goes."""
-    def write() -> None:
-        try:
-            with open(path, "wb") as out:
-                if data is not None:
-                    out.write(data)
-                    return
-                while True:
-                    out.write(b" " * 65536)
-        except BrokenPipeError:
-            pass
-
-    thread = threading.Thread(target=write, daemon=True)
-    thread.start()
-    return thread
-
-
 @pytest.mark.timeout(20)
 def test_a_device_is_refused_without_reading_it() -> None:
     with pytest.raises(MissionFileError, match=r"^/dev/zero: is a device, not a mission file$"):
@@ -69,7 +51,7 @@ def test_a_fifo_with_no_writer_stops_at_the_deadline(fifo: Path, no_wait: None) 
 
 @pytest.mark.timeout(20)
 def test_a_fifo_whose_writer_never_stops_is_read_only_to_the_limit(fifo: Path) -> None:
-    writer = _writer(fifo, None)
+    writer = start_fifo_writer(fifo, None)
     with pytest.raises(MissionFileError, match="more than the 1000 bytes allowed"):
         read_limited(fifo, max_bytes=1000)
     writer.join()  # the writer saw the reader go (a broken pipe): nothing keeps writing
@@ -77,13 +59,13 @@ def test_a_fifo_whose_writer_never_stops_is_read_only_to_the_limit(fifo: Path) -
 
 @pytest.mark.timeout(20)
 def test_a_fifo_with_a_mission_in_it_reads_like_the_file(fifo: Path) -> None:
-    _writer(fifo, SAMPLE.read_bytes())
+    start_fifo_writer(fifo, SAMPLE.read_bytes())
     assert read_limited(fifo) == SAMPLE.read_bytes()
 
 
 @pytest.mark.timeout(20)
 def test_validate_reads_a_mission_from_a_pipe(fifo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _writer(fifo, SAMPLE.read_bytes())
+    start_fifo_writer(fifo, SAMPLE.read_bytes())
     assert main(["validate", str(fifo)]) == 0
 
 
@@ -116,7 +98,7 @@ def test_every_command_refuses_dev_zero(command: str, tmp_path: Path, capsys: py
 
 @pytest.mark.timeout(20)
 @pytest.mark.parametrize("command", COMMANDS)
-def test_every_command_stops_on_a_fifo_with_no_writer(command: str, tmp_path: Path, fifo: Path, no_wait: None,
+def test_every_command_stops_on_a_fifo_with_nostart_fifo_writer(command: str, tmp_path: Path, fifo: Path, no_wait: None,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
     out.mkdir()
@@ -132,7 +114,7 @@ def test_every_command_stops_reading_an_endless_fifo(command: str, tmp_path: Pat
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out"
     out.mkdir()
-    writer = _writer(fifo, None)
+    writer = start_fifo_writer(fifo, None)
     assert main(_commands(str(fifo), out)[command]) == 2
     err = capsys.readouterr().err.strip()
     assert f"{fifo}: " in err and "bytes allowed" in err and len(err.splitlines()) == 1, err
