@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 EMIT_SECONDS = 0.1
 
@@ -112,3 +112,21 @@ class JobPanel(QWidget):
         if self.job is not None:
             self.job.cancel()
             self.job.wait(15_000)
+
+
+class StatusJobPanel(JobPanel):
+    """A JobPanel with a status line under its form: what runs, "Cancelling…", errors in red."""
+
+    def __init__(self, run_text: str, status_text: str, parent: QWidget | None = None) -> None:
+        super().__init__(run_text, parent)
+        self.status = QLabel(status_text)
+        self.status.setWordWrap(True)
+
+    def cancel(self) -> None:
+        """Stop the running job (what it finished stays) and say so."""
+        if self.job is not None:
+            super().cancel()
+            self._message("Cancelling…")
+
+    def _message(self, text: str, error: bool = False) -> None:
+        self.status.setText(f"<span style='color:#b71c1c'>{text}</span>" if error else text)

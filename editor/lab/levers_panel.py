@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QProgressBar,
     QPushButton,
     QSpinBox,
@@ -24,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.lab.engine_job import EngineJob, JobPanel
+from editor.lab.engine_job import EngineJob, StatusJobPanel
 from editor.lab.plots import FOREGROUND, style_plot
 from engine.sim import BatchSpec
 from engine.tune.levers import Lever, LeversReport
@@ -33,7 +32,7 @@ DOWN, UP = "#1565c0", "#c62828"  # a step down, a step up (or another value)
 DEFAULT_GAMES = 200  # per step, as `hulkforge levers`: a table of some twenty levers is a few thousand games
 
 
-class LeversPanel(JobPanel):
+class LeversPanel(StatusJobPanel):
     """Run/Cancel, the levers ranked in a table, a tornado chart, and Open in Tune on the selected lever."""
 
     finished = Signal(object)  # LeversReport or None
@@ -42,7 +41,7 @@ class LeversPanel(JobPanel):
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  mission_doc: Callable[[], dict[str, Any]], open_tune: Callable[[str, int | None, int | None], None],
                  parent: QWidget | None = None) -> None:
-        super().__init__("Run levers", parent)
+        super().__init__("Run levers", "Seed, players, workers and fixed settings come from the run panel.", parent)
         self.spec_source = spec_source
         self.run_options = run_options
         self.mission_doc = mission_doc
@@ -56,8 +55,6 @@ class LeversPanel(JobPanel):
         self.games.setValue(DEFAULT_GAMES)
         self.games.setToolTip("Games played for the mission and for each step of each lever (its own count, "
                               "not the run panel's)")
-        self.status = QLabel("Seed, players, workers and fixed settings come from the run panel.")
-        self.status.setWordWrap(True)
         self.table = QTableWidget(0, 4)
         self.table.setHorizontalHeaderLabels(["lever", "step", "Marines win", "effect (paired 95%)"])
         self.table.verticalHeader().setVisible(False)
@@ -115,12 +112,6 @@ class LeversPanel(JobPanel):
         self.launch(job)
         return True
 
-    def cancel(self) -> None:
-        """Stop the levers (the levers played so far stay)."""
-        if self.job is not None:
-            super().cancel()
-            self._message("Cancelling…")
-
     def _lever(self, lever: Lever) -> None:
         self.levers.append(lever)
         self._fill_table()
@@ -143,9 +134,6 @@ class LeversPanel(JobPanel):
             self._fill_table()
             self._draw()
         self.finished.emit(report)
-
-    def _message(self, text: str, error: bool = False) -> None:
-        self.status.setText(f"<span style='color:#b71c1c'>{text}</span>" if error else text)
 
     # --- table and Tune -------------------------------------------------------------------------------
     def ranked(self) -> list[Lever]:

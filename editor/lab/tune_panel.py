@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
@@ -31,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.lab.engine_job import EngineJob, JobPanel
+from editor.lab.engine_job import EngineJob, StatusJobPanel
 from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot, translucent
 from engine.sim import BatchSpec
 from engine.tune.result import Step, TuneResult
@@ -40,7 +39,7 @@ from engine.tune.space import VALID_RANGES, TunedParam, parse_param, tunable_nam
 NONE = "(none)"
 
 
-class TunePanel(JobPanel):
+class TunePanel(StatusJobPanel):
     """The form, the path and the chart of a tune. `spec_source` gives the base batch (mission, players, seed)."""
 
     finished = Signal(object)  # TuneResult or None
@@ -48,7 +47,7 @@ class TunePanel(JobPanel):
 
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  mission_doc: Callable[[], dict[str, Any]], parent: QWidget | None = None) -> None:
-        super().__init__("Tune", parent)
+        super().__init__("Tune", "Players, seed, workers and fixed settings come from the run panel.", parent)
         self.spec_source = spec_source
         self.run_options = run_options
         self.mission_doc = mission_doc
@@ -92,8 +91,6 @@ class TunePanel(JobPanel):
         self.save_button.setEnabled(False)
         self.save_button.clicked.connect(self._save)
         self.progress = QProgressBar()
-        self.status = QLabel("Players, seed, workers and fixed settings come from the run panel.")
-        self.status.setWordWrap(True)
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(["values", "games", "Marines win", "95% CI", "verdict", "spent"])
         self.table.verticalHeader().setVisible(False)
@@ -174,12 +171,6 @@ class TunePanel(JobPanel):
         self.launch(job)
         return True
 
-    def cancel(self) -> None:
-        """Stop the running tune (the path so far stays)."""
-        if self.job is not None:
-            super().cancel()
-            self._message("Cancelling…")
-
     def _step(self, s: Step) -> None:
         self.steps.append(s)
         row = self.table.rowCount()
@@ -207,9 +198,6 @@ class TunePanel(JobPanel):
                 self.progress.setValue(max(1, result.spent))
         self._draw()
         self.finished.emit(result)
-
-    def _message(self, text: str, error: bool = False) -> None:
-        self.status.setText(f"<span style='color:#b71c1c'>{text}</span>" if error else text)
 
     def _save(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save tuned mission", "", "Mission (*.json)")
