@@ -120,8 +120,8 @@ class _Builder:
         for i, inst in enumerate(self.dm.instances):
             seg = self.library.get(inst.type)
             if seg is None:
-                where = f"the segment library {', '.join(self.libs)}" if self.libs else "no segment library"
-                raise self.fail(inst, f"segment {inst.type!r} of instance {inst.id!r} is not in {where}: give "
+                where = f"is not in {', '.join(self.libs)}" if self.libs else "has no segment library beside it"
+                raise self.fail(inst, f"segment {inst.type!r} of instance {inst.id!r} {where}: give "
                                       "--segments path/to/Derelict/public/assets/segments.txt")
             mine: list[Square] = []
             for y, row in enumerate(seg.rows):
@@ -208,6 +208,9 @@ class _Builder:
         if dm.attrs_lines:
             self.warnings.append(f"attrs={{...}} of {len(dm.attrs_lines)} token(s) left out (line "
                                  f"{dm.attrs_lines[0]}): a mission has nothing to hold them")
+        if not squad:
+            raise MissionFileError(self.source, "has no Marine token (marine, marine_sarge or marine_flame): a "
+                                                "mission needs one, and Derelict will not start a game without one")
         self.burn_notes(floor, doors, ox, oy)
         genestealers = self.genestealers(entries, lurks, ox, oy)
         victory = self.victory(objectives, squad)
