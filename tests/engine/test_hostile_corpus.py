@@ -4,8 +4,9 @@ written on error, no temporary file left, and what `import` writes reads back.
 Every mission goes through `validate` and every Tiled map through `import` (in this process: main() is called
 directly); every few missions also through render (SVG), export (Tiled, Derelict) and simulate, and a few
 through the real console path in a subprocess (render PNG, where a crash in Qt would kill the process). Every
-run takes the whole corpus (2,000 inputs, and 200 Derelict missions through `import`; the first 260 were once a separate "small" run, a prefix of this
-one). To see the table of results of any corpus:
+run takes the whole corpus (2,000 inputs; the first 260 were once a separate "small" run, a prefix of this
+one), and 200 Derelict missions, each with its segment library, go through `import`. To see the table of
+results of any corpus:
 
     python tests/engine/hostile_corpus.py --seed 16 --missions 1500 --maps 500
 """
