@@ -6,10 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-from engine.export.derelict_import import import_derelict
+from engine.export.importing import import_mission, is_derelict
 from engine.export.outputs import OutputRefused, output_file
-from engine.export.tiled_import import import_tiled
-from engine.mission import Issue, Mission, MissionFileError, has_errors, save_mission
+from engine.mission import MissionFileError, has_errors, save_mission
 
 PROG = "hulkforge import"
 
@@ -35,18 +34,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def is_derelict(path: str) -> bool:
-    """A Derelict mission is a text file; Tiled maps are JSON (.tmj, .json)."""
-    return path.lower().endswith(".txt")
-
-
-def import_file(path: str, segments: list[str], unused: list[str]) -> tuple[Mission, list[Issue]]:
-    """The mission in a Tiled map or a Derelict mission, by the file's name; raises MissionFileError."""
-    if is_derelict(path):
-        return import_derelict(path, segments, unused)
-    return import_tiled(path, unused)
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         out = output_file(args.output, (".json",), "a mission file")
@@ -58,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     unused: list[str] = []
     try:
-        mission, issues = import_file(args.file, args.segments, unused)
+        mission, issues = import_mission(args.file, args.segments, unused)
     except MissionFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2

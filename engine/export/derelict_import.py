@@ -67,6 +67,10 @@ _NO_COUNTERPART = {
 Square = tuple[int, int]
 
 
+class SegmentsMissing(MissionFileError):
+    """A segment instance names a segment no library read holds: the caller may ask for a library and retry."""
+
+
 def libraries_for(path: str | os.PathLike[str], mission: DerelictMission) -> list[Path]:
     """The segment libraries to read when none is given: the one named on the `segments:` line, beside the
     mission (a plain file name only), else the export's STEM.segments.txt; whichever exists."""
@@ -121,8 +125,9 @@ class _Builder:
             seg = self.library.get(inst.type)
             if seg is None:
                 where = f"is not in {', '.join(self.libs)}" if self.libs else "has no segment library beside it"
-                raise self.fail(inst, f"segment {inst.type!r} of instance {inst.id!r} {where}: give "
-                                      "--segments path/to/Derelict/public/assets/segments.txt")
+                raise SegmentsMissing(self.source, f"line {inst.line}: segment {inst.type!r} of instance "
+                                      f"{inst.id!r} {where}: give --segments "
+                                      "path/to/Derelict/public/assets/segments.txt")
             mine: list[Square] = []
             for y, row in enumerate(seg.rows):
                 for x, value in enumerate(row):
