@@ -150,9 +150,9 @@ def _lost_features(m: Mission, level: Level) -> list[str]:
     """One warning per kind of content Derelict cannot hold."""
     lid = level.id
     out: list[str] = []
-    others = [lv.id for lv in m.levels if lv.id != lid]
+    others = [m.level_words(lv.id) for lv in m.levels if lv.id != lid]
     if others:
-        out.append(f"only level {lid!r} is exported; Derelict has one board, left out: {', '.join(others)}")
+        out.append(f"only {m.level_words(lid)} is exported; Derelict has one board, left out: {', '.join(others)}")
     counts = {
         "exits": sum(1 for x in m.exits if x.level == lid),
         "pitfalls": sum(1 for x in m.pitfalls if x.level == lid),
@@ -173,7 +173,7 @@ def _lost_features(m: Mission, level: Level) -> list[str]:
     if elsewhere:
         out.append(f"marines on other levels left out: {', '.join(elsewhere)}")
     if not any(x.level == lid for x in m.marines.squad):
-        out.append(f"no marine starts on level {lid!r}: Derelict refuses to start a game without one")
+        out.append(f"no marine starts on {m.level_words(lid)}: Derelict refuses to start a game without one")
     return out
 
 
