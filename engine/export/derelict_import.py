@@ -78,7 +78,14 @@ def libraries_for(path: str | os.PathLike[str], mission: DerelictMission) -> lis
     named = mission.segments_file
     candidates = [here.with_name(named)] if named and Path(named).name == named and named not in (".", "..") else []
     candidates.append(here.with_name(f"{here.stem}.segments.txt"))
-    return [p for p in candidates if p.is_file()][:1]
+    return [p for p in candidates if _is_file(p)][:1]
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, or one holding a NUL
+        return False
 
 
 def import_derelict(

@@ -138,6 +138,8 @@ BAD = {
     "version": ("version: 7\nboard: 20\n", "line 1: version '7'"),
     "not-utf8": (b"board: 20\n\xff\xfe\n", "line 2: not UTF-8"),
     "bad-token": ("board: 20\ntokens:\n  T1: door pos=(1,1)\n", "line 3: .* is not an token line"),
+    "odd-library-name": ("board: 20\nsegments: " + "a" * 5000 + "\ninstances:\n  S1: hall pos=(1,1) rot=0\n",
+                         "line 4: segment 'hall'"),
     "too-wide": ("board: 500\ninstances:\n  S1: corridor_4 pos=(0,0) rot=0\n  S2: corridor_4 pos=(300,0) rot=0\n",
                  "floor spans"),
 }
@@ -159,7 +161,8 @@ def test_a_malformed_mission_is_one_line_naming_the_file_and_line(
     src.write_bytes(text if isinstance(text, bytes) else text.encode())
     shutil.copy(HERE / "lib_segments.txt", tmp_path / "lib.txt")
     out = tmp_path / "out.json"
-    code = main(["import", str(src), "--segments", str(tmp_path / "lib.txt"), "-o", str(out)])
+    given = [] if name == "odd-library-name" else ["--segments", str(tmp_path / "lib.txt")]
+    code = main(["import", str(src), *given, "-o", str(out)])
     err = capsys.readouterr().err
     assert code == 2 and not out.exists()
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
