@@ -209,3 +209,22 @@ def test_the_text_export_writes_is_the_text_import_reads() -> None:
     assert len(parsed.instances) == text.count(": hf-") and len(parsed.tokens) == text.count(": ") - text.count(
         ": hf-") - 5  # mission, profile, version, board, segments
     assert set(parse_library(library, "y")) == {i.type for i in parsed.instances}
+
+
+def test_a_pipe_or_a_device_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from engine.mission import bounded_read
+
+    monkeypatch.setattr(bounded_read, "PIPE_TIMEOUT_S", 0.3)
+    fifo = tmp_path / "nobody.mission.txt"
+    os.mkfifo(fifo)
+    out = tmp_path / "out.json"
+    assert main(["import", str(fifo), "-o", str(out)]) == 2
+    assert main(["import", str(FIXTURE), "--segments", "/dev/zero", "-o", str(out)]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[0].startswith(f"hulkforge import: {fifo}: nothing to read within")
+    assert lines[1] == "hulkforge import: /dev/zero: is a device, not a Derelict segment library"
+    assert not out.exists()
