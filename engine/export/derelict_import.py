@@ -207,8 +207,8 @@ class _Builder:
             elif t.type == "objective":
                 sq = local(t)
                 if sq:
-                    objectives.append(Objective(f"O{len(objectives) + 1}", LEVEL_ID, *sq, f"Objective {t.id}"[:80],
-                                                "location"))
+                    name = one_line(f"Objective {t.id}")[:80]
+                    objectives.append(Objective(f"O{len(objectives) + 1}", LEVEL_ID, *sq, name, "location"))
             elif t.type == "lurk":
                 lurks.append(t)
             else:

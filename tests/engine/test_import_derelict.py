@@ -105,6 +105,15 @@ def test_tokens_come_across_with_their_facing_and_the_rest_is_named() -> None:
     assert "line 34" in text  # the blip token's line
 
 
+def test_control_characters_in_ids_do_not_reach_the_mission(tmp_path: Path) -> None:
+    shutil.copy(HERE / "lib_segments.txt", tmp_path / "lib_segments.txt")
+    (tmp_path / "m.txt").write_text("board: 20\nsegments: lib_segments.txt\ninstances:\n  S\x1b1: corridor_4 pos=(1,1) "
+                                    "rot=0\ntokens:\n  \x1bX: objective pos=(2,2) rot=0\n  M: marine_flame pos=(1,2) "
+                                    "rot=270\n")
+    mission, _ = import_derelict(tmp_path / "m.txt")
+    assert mission.objectives[0].name == "Objective X" and mission.levels[0].sections["a"].name == "S1 (corridor_4)"
+
+
 def test_the_segment_library_can_be_given(tmp_path: Path) -> None:
     mission = tmp_path / "m.mission.txt"
     mission.write_text(FIXTURE.read_text().replace("segments: lib_segments.txt\n", ""))
