@@ -696,7 +696,8 @@ def table(runs: list[Run]) -> str:
 
 
 def main() -> None:
-    """python tests/engine/hostile_corpus.py [--seed S] [--missions N] [--maps M]: run a corpus, print the table."""
+    """python tests/engine/hostile_corpus.py [--seed S] [--missions N] [--maps M] [--derelicts D]: run a corpus,
+    print the table."""
     import argparse
     import sys
     import tempfile
@@ -707,13 +708,14 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=16)
     p.add_argument("--missions", type=int, default=1200)
     p.add_argument("--maps", type=int, default=400)
+    p.add_argument("--derelicts", type=int, default=200, help="Derelict missions (each with its segment library)")
     p.add_argument("--every", default="render-svg=4,export-tiled=6,export-derelict=6,simulate=5,render-png=10",
                    help="COMMAND=N: send every N-th mission through COMMAND too")
     p.add_argument("--show", type=int, default=30, help="print at most this many problems")
     args = p.parse_args()
     every = {k: int(v) for k, v in (item.split("=") for item in args.every.split(",") if item)}
     start = time.perf_counter()
-    cases = generate(args.seed, args.missions, args.maps)
+    cases = generate(args.seed, args.missions, args.maps) + generate_derelict(args.seed, args.derelicts)
     runs: list[Run] = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, case in enumerate(cases):

@@ -5,13 +5,13 @@ from __future__ import annotations
 import copy
 
 from engine.export.briefing import describe_random_setup, describe_victory
-from engine.mission import load_mission, mission_to_dict, validate_mission
+from engine.mission import Mission, load_mission, mission_to_dict, validate_mission
 from engine.mission.model import Pitfall
 from engine.mission.objects import object_label
 from engine.resources import sample_mission
 
 
-def _messages(m) -> dict[str, str]:  # type: ignore[no-untyped-def]
+def _messages(m: Mission) -> dict[str, str]:
     return {i.rule: i.message for i in validate_mission(m)}
 
 
