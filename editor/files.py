@@ -23,7 +23,8 @@ from engine.mission.io import atomic_write_text
 if TYPE_CHECKING:
     from editor.mainwindow import MainWindow
 
-FILTER = "Missions (*.json);;Derelict missions (*.txt);;Tiled maps (*.tmj);;All files (*)"
+FILTER = "Missions (*.json);;All files (*)"
+OPEN_FILTER = "Missions (*.json);;Derelict missions (*.txt);;Tiled maps (*.tmj);;All files (*)"  # the last two imported
 IMPORT_FILTER = "Derelict missions and Tiled maps (*.txt *.tmj);;Derelict missions (*.txt);;Tiled maps (*.tmj)"
 LIBRARY_FILTER = "Derelict segment libraries (*.txt);;All files (*)"
 LISTED = 8  # problems named in a dialog; the Validation dock lists them all
@@ -89,7 +90,7 @@ class FileActions:
         if not self.maybe_save():
             return False
         start = os.path.dirname(self.doc.path) if self.doc.path else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open mission", start, FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open mission", start, OPEN_FILTER)
         return bool(path) and self.open_file(path, ask=False)
 
     def open_file(self: MainWindow, path: str, ask: bool = True) -> bool:

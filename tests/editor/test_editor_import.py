@@ -60,3 +60,23 @@ def test_a_malformed_derelict_mission_is_a_dialog_and_nothing_changes(window, re
     assert not window.open_file(str(bad), ask=False)
     assert window.doc is before
     assert len(shown) == 1 and f"{bad}: line 3:" in shown[0]
+
+
+def test_open_offers_derelict_and_tiled_but_save_offers_missions_only(  # type: ignore[no-untyped-def]
+    window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    filters: dict[str, str] = {}
+
+    def remember(which: str):  # type: ignore[no-untyped-def]
+        def dialog(parent, title, start, wanted, *args, **kwargs):  # type: ignore[no-untyped-def]
+            filters[which] = wanted
+            return "", ""
+        return dialog
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", remember("open"))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", remember("save"))
+    window.doc.undo_stack.setClean()
+    window.open_dialog()
+    window.save_as()
+    assert "*.txt" in filters["open"] and "*.tmj" in filters["open"]
+    assert "*.txt" not in filters["save"] and "*.json" in filters["save"]
