@@ -80,3 +80,14 @@ def test_open_offers_derelict_and_tiled_but_save_offers_missions_only(  # type: 
     window.save_as()
     assert "*.txt" in filters["open"] and "*.tmj" in filters["open"]
     assert "*.txt" not in filters["save"] and "*.json" in filters["save"]
+
+
+def test_open_imports_a_tiled_map_too(window, reply, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from engine.cli import main
+
+    reply("information", None)
+    tmj = tmp_path / "pitfall.tmj"
+    assert main(["export", str(window.doc.path), "--to", "tiled", "-o", str(tmj)]) == 0
+    original = window.doc.mission
+    assert window.open_file(str(tmj), ask=False)
+    assert window.doc.path is None and window.doc.mission.levels[0].rows == original.levels[0].rows
