@@ -15,6 +15,8 @@ from editor import settings
 from editor.dialogs import NewMissionDialog
 from editor.document import MissionDocument, read_for_editing
 from editor.file_names import mission_stem
+from engine.export.derelict_import import SegmentsMissing
+from engine.export.importing import import_mission, is_derelict, is_importable
 from engine.mission import Issue, MissionFileError, mission_dumps
 from engine.mission.io import atomic_write_text
 
@@ -22,6 +24,9 @@ if TYPE_CHECKING:
     from editor.mainwindow import MainWindow
 
 FILTER = "Missions (*.json);;All files (*)"
+OPEN_FILTER = "Missions (*.json);;Derelict missions (*.txt);;Tiled maps (*.tmj);;All files (*)"  # the last two imported
+IMPORT_FILTER = "Derelict missions and Tiled maps (*.txt *.tmj);;Derelict missions (*.txt);;Tiled maps (*.tmj)"
+LIBRARY_FILTER = "Derelict segment libraries (*.txt);;All files (*)"
 LISTED = 8  # problems named in a dialog; the Validation dock lists them all
 
 
@@ -50,6 +55,8 @@ class FileActions:
         self.recent_menu = menu.addMenu("Open &recent")
         self.recent_menu.setToolTipsVisible(True)
         self.refresh_recent_menu()
+        self._action(menu, "&Import…", self.import_dialog, None,
+                     "Read a Derelict mission (.txt) or a Tiled map (.tmj) into a new, unsaved mission")
         menu.addSeparator()
         self._action(menu, "&Save", self.save, QKeySequence.StandardKey.Save, "Save the mission (atomic write)")
         self._action(menu, "Save &as…", self.save_as, QKeySequence.StandardKey.SaveAs, "Save under a new name")
@@ -83,13 +90,16 @@ class FileActions:
         if not self.maybe_save():
             return False
         start = os.path.dirname(self.doc.path) if self.doc.path else ""
-        path, _ = QFileDialog.getOpenFileName(self, "Open mission", start, FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open mission", start, OPEN_FILTER)
         return bool(path) and self.open_file(path, ask=False)
 
     def open_file(self: MainWindow, path: str, ask: bool = True) -> bool:
-        """Open a file; a file that fails to load gets a dialog naming the problem and nothing changes."""
+        """Open a file; a file that fails to load gets a dialog naming the problem and nothing changes. A Derelict
+        mission or a Tiled map is imported."""
         if ask and not self.maybe_save():
             return False
+        if is_importable(path):
+            return self.import_file(path)
         try:
             doc = MissionDocument.open(path, self)
         except MissionFileError as exc:
@@ -99,6 +109,45 @@ class FileActions:
         settings.add_recent_file(path)
         self.refresh_recent_menu()
         self.report_repair()
+        return True
+
+    def import_dialog(self: MainWindow) -> bool:
+        if not self.maybe_save():
+            return False
+        start = os.path.dirname(self.doc.path) if self.doc.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Import a mission", start, IMPORT_FILTER)
+        return bool(path) and self.import_file(path)
+
+    def import_file(self: MainWindow, path: str) -> bool:
+        """Import a Derelict mission or a Tiled map as a new, unsaved mission; say what did not come across. When
+        a Derelict mission's segments are in no library beside it, ask for Derelict's segments.txt."""
+        segments: list[str] = []
+        warnings: list[str] = []
+        while True:
+            try:
+                mission, _issues = import_mission(path, segments, warnings)
+                break
+            except SegmentsMissing as exc:
+                lib, _ = QFileDialog.getOpenFileName(self, f"Segment library for {os.path.basename(path)}",
+                                                     os.path.dirname(path), LIBRARY_FILTER)
+                if not lib or lib in segments:
+                    QMessageBox.critical(self, "Cannot import", f"The mission could not be imported:\n\n{exc}")
+                    return False
+                segments.append(lib)
+            except MissionFileError as exc:
+                QMessageBox.critical(self, "Cannot import", f"The mission could not be imported:\n\n{exc}")
+                return False
+        doc = MissionDocument(mission, None, self)
+        doc.undo_stack.resetClean()  # nothing is saved yet: Save asks for a mission file name
+        self.set_document(doc)
+        what = "Derelict mission" if is_derelict(path) else "Tiled map"
+        self.show_status(f"imported the {what} {os.path.basename(path)}; save it as a mission", 6000)
+        if warnings:
+            QMessageBox.information(
+                self, "Imported with changes",
+                f"{os.path.basename(path)} was imported as a new, unsaved mission. What did not come across:\n\n"
+                + "\n".join(f"• {w}" for w in warnings[:LISTED])
+                + (f"\n… and {len(warnings) - LISTED} more" if len(warnings) > LISTED else ""))
         return True
 
     def report_repair(self: MainWindow) -> None:

@@ -25,7 +25,7 @@ def _section(m: Mission, level: object, code: object) -> str:
     lv = m.level(str(level))
     sec = lv.sections.get(str(code)) if lv is not None else None
     name = f" ({sec.name})" if sec is not None and sec.name else ""
-    return f"section {code}{name} of level {level}"
+    return f"section {code}{name} of {m.level_words(str(level))}"
 
 
 def _marines(n: int) -> str:
@@ -56,7 +56,7 @@ def describe_victory(m: Mission, cond: Mapping[str, object]) -> str:
         if isinstance(to, Mapping) and "exit" in to:
             where = f" to exit {to['exit']}"
         elif isinstance(to, Mapping):
-            where = f" to square {to.get('x')},{to.get('y')} of level {to.get('level')}"
+            where = f" to square {to.get('x')},{to.get('y')} of {m.level_words(str(to.get('level')))}"
         return f"{outcome} when a Marine carries {_objective(m, cond.get('objective'))}{where}"
     if kind == "section_flamed":
         return f"{outcome} when {_section(m, cond.get('level'), cond.get('section'))} is flamed"
@@ -118,7 +118,7 @@ def describe_random_setup(m: Mission) -> list[str]:
     by_level: dict[str, list[str]] = {}
     for lid, code in rs.zones:
         by_level.setdefault(lid, []).append(code)
-    zones = "; ".join(f"level {lid}: {', '.join(codes)}" for lid, codes in by_level.items())
+    zones = "; ".join(f"{m.level_words(lid)}: {', '.join(codes)}" for lid, codes in by_level.items())
     return [
         f"counters drawn face down each game: {', '.join(mix) or 'none'}",
         f"placed at most one per section in the shaded sections: {zones or 'none'}",

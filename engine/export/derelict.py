@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 
 from engine.export.derelict_library import merge_library, segment_library
-from engine.export.derelict_segments import Piece, cut_level
+from engine.export.derelict_segments import Piece, cut_level, flame_regions
 from engine.export.derelict_victory import objective_tokens
 from engine.export.files import ExportReport
 from engine.export.outputs import OutputRefused, check_targets
@@ -150,9 +150,9 @@ def _lost_features(m: Mission, level: Level) -> list[str]:
     """One warning per kind of content Derelict cannot hold."""
     lid = level.id
     out: list[str] = []
-    others = [lv.id for lv in m.levels if lv.id != lid]
+    others = [m.level_words(lv.id) for lv in m.levels if lv.id != lid]
     if others:
-        out.append(f"only level {lid!r} is exported; Derelict has one board, left out: {', '.join(others)}")
+        out.append(f"only {m.level_words(lid)} is exported; Derelict has one board, left out: {', '.join(others)}")
     counts = {
         "exits": sum(1 for x in m.exits if x.level == lid),
         "pitfalls": sum(1 for x in m.pitfalls if x.level == lid),
@@ -173,7 +173,7 @@ def _lost_features(m: Mission, level: Level) -> list[str]:
     if elsewhere:
         out.append(f"marines on other levels left out: {', '.join(elsewhere)}")
     if not any(x.level == lid for x in m.marines.squad):
-        out.append(f"no marine starts on level {lid!r}: Derelict refuses to start a game without one")
+        out.append(f"no marine starts on {m.level_words(lid)}: Derelict refuses to start a game without one")
     return out
 
 
@@ -194,6 +194,7 @@ def _mission_text(mission: Mission, level_id: str | None, library_name: str) -> 
     closed = frozenset((d.x, d.y) for d in mission.doors if d.level == level.id and d.state == "closed")
     pieces = cut_level(level, closed)
     warnings += _split_sections(level, pieces)
+    warnings += _door_splits(mission, level, pieces)
     tokens = _tokens(mission, level, warnings)
     tokens += [("objective", x, y, 0) for x, y in objective_tokens(mission, level, pieces, warnings)]
     size = max(level.width, level.height) + 2 * MARGIN
@@ -231,16 +232,52 @@ def _split_sections(level: Level, pieces: list[Piece]) -> list[str]:
     for parts in counts.values():
         if len(parts) < 2:
             continue
-        code = parts[0].code
-        sec = level.sections.get(code)
-        what = f"section {code}" + (f" ({sec.name})" if sec is not None and sec.name else "")
-        if code == ".":
-            what = f"the floor outside any section at {parts[0].floor()[0]}"
+        what = _section_words(level, parts[0].code, parts[0].floor()[0])
         out.append(
             f"{what} is cut into {len(parts)} Derelict segments (no rectangle holds it without another "
             "section's floor): a Derelict flamer burns only the part it hits"
         )
     return out
+
+
+def _section_words(level: Level, code: str, square: tuple[int, int]) -> str:
+    if code == ".":
+        return f"the floor outside any section at {square}"
+    sec = level.sections.get(code)
+    return f"section {code}" + (f" ({sec.name})" if sec is not None and sec.name else "")
+
+
+def _door_splits(m: Mission, level: Level, pieces: list[Piece]) -> list[str]:
+    """A warning for each section a closed door cuts into several segments: Derelict's segments are fixed, so
+    once the door opens our flamer burns the whole section and Derelict's only the segment it hits."""
+    part_of = {sq: p.region for p in pieces for sq in p.floor()}
+    closed = {(d.x, d.y): d.id for d in m.doors if d.level == level.id and d.state == "closed"}
+    out = []
+    for whole in flame_regions(level):  # as our flamer burns with every door open
+        inside = set(whole)
+        parts = {part_of[sq] for sq in whole if sq in part_of}
+        if len(parts) < 2:
+            continue
+        cutting = [
+            f"{closed[(x, y)]} at ({x},{y})"
+            for x, y in whole
+            if (x, y) in closed
+            and len({part_of[n] for n in _around(x, y) if n in inside and n in part_of} | {part_of[(x, y)]}) > 1
+        ]
+        if not cutting:
+            continue
+        sizes = sorted({sum(1 for sq in whole if part_of.get(sq) == r) for r in parts}, reverse=True)
+        out.append(
+            f"{_section_words(level, level.cell(*whole[0]), whole[0])}: closed door {', '.join(cutting)} cuts it "
+            f"into {len(parts)} Derelict segments; while the door is closed both flamers burn the same squares, but "
+            f"once it opens ours burns the whole section ({len(whole)} squares) and Derelict's only the segment it "
+            f"hits ({' or '.join(str(n) for n in sizes)} squares)"
+        )
+    return out
+
+
+def _around(x: int, y: int) -> list[tuple[int, int]]:
+    return [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
 
 
 def export_derelict(

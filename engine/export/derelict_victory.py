@@ -88,15 +88,15 @@ def objective_tokens(m: Mission, level: Level, pieces: list[Piece], warnings: li
     if not flamer_marine_on(m, lid):
         warnings.append(
             f"Marines cannot win this mission in Derelict: its only Marine victory is setting an objective token "
-            f"on fire with the flamer Marine, and no heavy flamer Marine (other than a sergeant) starts on level "
-            f"{lid!r}, so no objective token is placed (with objective tokens and no flamer Derelict gives the "
-            f"Genestealers the win at once); the mission's Marine victories: {wins}"
+            f"on fire with the flamer Marine, and no heavy flamer Marine (other than a sergeant) starts on "
+            f"{m.level_words(lid)}, so no objective token is placed (with objective tokens and no flamer Derelict "
+            f"gives the Genestealers the win at once); the mission's Marine victories: {wins}"
         )
         return []
     if not mapped:
         warnings.append(
             f"Marines cannot win this mission in Derelict: none of its Marine victories ({wins}) can be shown on "
-            f"level {lid!r} as an objective token to set on fire, Derelict's only Marine victory"
+            f"{m.level_words(lid)} as an objective token to set on fire, Derelict's only Marine victory"
         )
         return []
     warnings.append(

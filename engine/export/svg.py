@@ -109,7 +109,7 @@ class Text:
 
     def __init__(self, m: Mission, level: Level, pal: Colours, width: float, briefing: bool) -> None:
         self.top = Column(width)
-        subtitle = f"Level {level.id}" + (f" - {level.name}" if level.name else "") + f" (depth {level.depth})"
+        subtitle = f"L{m.level_words(level.id)[1:]} (depth {level.depth})"
         subtitle += f"  |  {level.width} x {level.height} squares, x across from 0, y down from 0"
         if m.meta.author:
             subtitle += f"  |  by {m.meta.author}"

@@ -231,6 +231,12 @@ class Mission:
                 return lv
         return None
 
+    def level_words(self, level_id: str) -> str:
+        """How a message names a level: `level 'Lower deck'` by the name the designer gave it, by its id when it
+        has none (or when no level has that id)."""
+        lv = self.level(level_id)
+        return f"level {((lv.name or lv.id) if lv is not None else level_id)!r}"
+
     def levels_top_down(self) -> list[Level]:
         return sorted(self.levels, key=lambda lv: lv.depth)
 

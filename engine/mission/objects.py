@@ -88,7 +88,13 @@ def _ident(node: Any, key: str = "id") -> str | None:
 
 
 def _level_name(doc: Any, i: int) -> str:
-    return _ident(lookup(doc, ("levels", i))) or f"level #{i + 1}"
+    """A level as messages name it: the name the designer gave it, else its id, else its place in the list."""
+    node = lookup(doc, ("levels", i))
+    name = node.get("name") if isinstance(node, dict) else None
+    if isinstance(name, str) and name.strip() and name.isprintable() and len(name) <= 80:
+        return f"level {name.strip()!r}"
+    ident = _ident(node)
+    return f"level {ident!r}" if ident else f"level #{i + 1}"
 
 
 def object_label(doc: Any, obj: Parts) -> str:
@@ -98,8 +104,7 @@ def object_label(doc: Any, obj: Parts) -> str:
         case ("levels", int(i), "sections", str(code)):
             return f"section {code} of {_level_name(doc, i)}"
         case ("levels", int(i)):
-            ident = _ident(node)
-            return f"level {ident}" if ident else f"level #{i + 1}"
+            return _level_name(doc, i)
         case (str(kind), int(i)) if kind in FEATURE_NAMES:
             name = FEATURE_NAMES[kind]
             if kind == "doors" and isinstance(node, dict) and node.get("kind") == "bulkhead":

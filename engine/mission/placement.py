@@ -77,7 +77,9 @@ def check_levels(c: _Ctx) -> Iterator[Issue]:
         if ids[lv.id] > 1:
             yield Issue("REF-DUPLICATE-ID", f"{path}.id", f"level id {lv.id!r} is used more than once", lv.id)
         if depths[lv.depth] > 1:
-            yield Issue("LEVEL-DEPTH", f"{path}.depth", f"two levels share depth {lv.depth}", lv.id)
+            others = [c.m.level_words(o.id) for o in c.m.levels if o.depth == lv.depth and o is not lv]
+            yield Issue("LEVEL-DEPTH", f"{path}.depth",
+                        f"{c.m.level_words(lv.id)} shares depth {lv.depth} with {', '.join(others)}", lv.id)
         width = len(lv.rows[0]) if lv.rows else 0
         for y, row in enumerate(lv.rows):
             if len(row) != width:
@@ -249,7 +251,7 @@ def check_pitfalls(c: _Ctx) -> Iterator[Issue]:
             yield Issue(
                 "HOLE-BOTTOM",
                 path,
-                f"{name} needs a floor square directly below it on level {below.id!r}",
+                f"{name} needs a floor square directly below it on {c.m.level_words(below.id)}",
                 p.level,
                 sq,
             )
@@ -445,7 +447,8 @@ def check_random_setup(c: _Ctx) -> Iterator[Issue]:
             yield Issue("REF-LEVEL", f"{path}.level", f"random set-up zone is on level {level!r}, which does not exist")
             continue
         if not any(code in row for row in lv.rows):
-            yield Issue("REF-SECTION", f"{path}.section", f"section {code!r} has no squares on level {level!r}", level)
+            where = c.m.level_words(level)
+            yield Issue("REF-SECTION", f"{path}.section", f"section {code!r} has no squares on {where}", level)
         if (level, code) in seen:
             yield Issue("RANDOM-ZONE-TWICE", path, f"section {code!r} is listed twice", level, (), "warning")
         seen.add((level, code))

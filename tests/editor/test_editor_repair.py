@@ -204,7 +204,7 @@ def test_starting_on_a_broken_file_opens_it_not_a_blank_mission(config_dir, tmp_
     assert w.doc.path == str(f) and w.doc.mission.meta.title == "Pitfall"
     assert w.doc.level("upper").sections["a"].name == "false"
     assert "reinforcement row 1: entry_areas: [] should be non-empty" in shown[0]
-    assert "section a of upper: name: false is not text" in shown[0]
+    assert "section a of level 'Upper level': name: false is not text" in shown[0]
     assert w.doc.dirty  # reading it changed the section's name: that is unsaved
     w.doc.undo_stack.setClean()
     w.close()
@@ -291,7 +291,7 @@ def test_a_section_issue_selects_the_section(window) -> None:  # type: ignore[no
     sec = w.doc.level("upper").sections["a"]
     w.doc.undo_stack.push(ChangeValueCommand(w.doc, sec, "name", "x" * 81, "sections:upper"))
     (issue,) = [i for i in w.doc.validate_now() if i.rule == "SCHEMA"]
-    assert issue.message.startswith("section a of upper: name: ")
+    assert issue.message.startswith("section a of level 'Upper level': name: ")
     w.show_issue(issue)
     assert w.ctx.options.section == "a" and w.tools_panel.sec_name.text() == "x" * 80  # the field's own limit
     level, rect = w.ctx.selection

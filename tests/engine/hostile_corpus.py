@@ -24,10 +24,11 @@ class Case:
     """One hostile input: a name (its id in the test report), what it is, the bytes, the mutation class."""
 
     name: str
-    kind: str  # "mission", "tiled" or "special" (not a regular file: data names what, see SPECIAL_INPUTS)
+    kind: str  # "mission", "tiled", "derelict" or "special" (not a regular file: data names what, see SPECIAL_INPUTS)
     data: bytes
     klass: str
     tags: frozenset[str] = field(default_factory=frozenset)
+    library: bytes = b""  # a Derelict mission's segment library, written beside it
 
 
 def _mission_bases() -> list[tuple[str, Json]]:
@@ -372,6 +373,78 @@ TILED_CLASSES: dict[str, Callable[[random.Random, Json], tuple[bytes, set[str]]]
 }
 
 
+def _derelict_bases() -> list[tuple[str, bytes, bytes]]:
+    """(name, mission text, segment library) of the sample levels a Marine starts on, as exported to Derelict."""
+    from engine.export.derelict import derelict_texts
+    from engine.mission import mission_from_dict
+
+    out = []
+    for name, doc in _mission_bases()[:4]:
+        m = mission_from_dict(doc)
+        for lv in m.levels:
+            if any(s.level == lv.id for s in m.marines.squad):
+                text, library, _ = derelict_texts(m, lv.id, "map.mission.segments.txt")
+                out.append((f"{name}-{lv.id}", text.encode(), library.encode()))
+    return out
+
+
+DERELICT_ODD = ["", "x", "-1", "99999999999999", "(1,2", "pos=(1,1)", "rot=45", "\x00", "\u202e", "#", "é",
+                "instances:", "tokens:", "board: 0", "board: 501", "segment a 0x0", "endsegment", "A" * 5000]
+
+
+def _derelict_case(rng: random.Random, klass: str, text: bytes, library: bytes) -> tuple[bytes, bytes, set[str]]:
+    """One mutation of a Derelict mission or of its library: lines, numbers, bytes, tokens, overlaps."""
+    lines = text.decode().split("\n")
+    lib_lines = library.decode().split("\n")
+    target = lib_lines if klass == "dr-library" else lines
+    i = rng.randrange(len(target))
+    how = rng.choice(["replace", "insert", "delete", "truncate", "numbers"])
+    if klass == "dr-bytes":
+        b = bytearray(text)
+        for _ in range(rng.randint(1, 8)):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        return bytes(b), library, {klass}
+    if klass == "dr-overlap":
+        at = [k for k, ln in enumerate(lines) if ": hf-" in ln]
+        k = rng.choice(at)
+        lines.insert(k + 1, lines[k].replace("seg-", "dup-"))
+        return "\n".join(lines).encode(), library, {klass}
+    if klass == "dr-tokens":
+        kind = rng.choice(["nothing", "door", "marine", "alien_entry", "lurk", "objective"])
+        pos = rng.choice(["(0,0)", "(-5,3)", "(999,1)", "(3,3)", "(1,1)"])
+        lines.append(f"  t-x: {kind} pos={pos} rot={rng.choice([0, 90, 180, 270, 360])}")
+        return "\n".join(lines).encode(), library, {klass, kind}
+    if how == "replace":
+        target[i] = rng.choice(DERELICT_ODD)
+    elif how == "insert":
+        target.insert(i, rng.choice(DERELICT_ODD))
+    elif how == "delete":
+        del target[i]
+    elif how == "truncate":
+        del target[i:]
+    else:
+        import re
+
+        target[i] = re.sub(r"\d+", lambda _m: rng.choice(["0", "1", "-1", "250", "9" * 12]), target[i])
+    return "\n".join(lines).encode(), "\n".join(lib_lines).encode(), {klass, how}
+
+
+DERELICT_CLASSES = ("dr-lines", "dr-library", "dr-bytes", "dr-overlap", "dr-tokens")
+
+
+def generate_derelict(seed: int, count: int) -> list[Case]:
+    """`count` hostile Derelict missions (each with its segment library), the same for the same seed."""
+    bases = _derelict_bases()
+    out = []
+    for i in range(count):
+        rng = random.Random(f"{seed}:derelict:{i}")
+        klass = DERELICT_CLASSES[i % len(DERELICT_CLASSES)]
+        base_name, text, library = rng.choice(bases)
+        data, lib, tags = _derelict_case(rng, klass, text, library)
+        out.append(Case(f"derelict-{i:04d}-{klass}-{base_name}", "derelict", data, klass, frozenset(tags), lib))
+    return out
+
+
 def generate(seed: int, missions: int, maps: int) -> list[Case]:
     """`missions` hostile mission files and `maps` hostile Tiled maps, the same for the same seed (and input i
     the same whatever the counts)."""
@@ -502,7 +575,7 @@ MOSTLY_VALID = ("decimals", "odd-valid-text")
 def commands_for(case: Case, index: int, every: dict[str, int]) -> list[str]:
     """Which commands this input goes through: validate/import always, the others for every n-th input
     (simulate and render-png: every n-th input of the mostly valid classes)."""
-    if case.kind == "tiled":
+    if case.kind in ("tiled", "derelict"):
         return ["import"]
     if case.kind == "special":
         return ["validate", "import", "render-svg", "export-tiled", "simulate", "repair"]
@@ -563,8 +636,10 @@ def run_case(case: Case, command: str, folder: Path, subprocess_: bool = False) 
     if case.kind == "special":
         src, done = _special_input(case.data.decode(), inputs)
     else:
-        src = inputs / ("map.tmj" if case.kind == "tiled" else "mission.json")
+        src = inputs / {"tiled": "map.tmj", "derelict": "map.mission.txt"}.get(case.kind, "mission.json")
         src.write_bytes(case.data)
+        if case.library:
+            (inputs / "map.mission.segments.txt").write_bytes(case.library)
     from engine.mission import bounded_read
 
     wait, bounded_read.PIPE_TIMEOUT_S = bounded_read.PIPE_TIMEOUT_S, PIPE_WAIT_S
@@ -621,7 +696,8 @@ def table(runs: list[Run]) -> str:
 
 
 def main() -> None:
-    """python tests/engine/hostile_corpus.py [--seed S] [--missions N] [--maps M]: run a corpus, print the table."""
+    """python tests/engine/hostile_corpus.py [--seed S] [--missions N] [--maps M] [--derelicts D]: run a corpus,
+    print the table."""
     import argparse
     import sys
     import tempfile
@@ -632,13 +708,14 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=16)
     p.add_argument("--missions", type=int, default=1200)
     p.add_argument("--maps", type=int, default=400)
+    p.add_argument("--derelicts", type=int, default=200, help="Derelict missions (each with its segment library)")
     p.add_argument("--every", default="render-svg=4,export-tiled=6,export-derelict=6,simulate=5,render-png=10",
                    help="COMMAND=N: send every N-th mission through COMMAND too")
     p.add_argument("--show", type=int, default=30, help="print at most this many problems")
     args = p.parse_args()
     every = {k: int(v) for k, v in (item.split("=") for item in args.every.split(",") if item)}
     start = time.perf_counter()
-    cases = generate(args.seed, args.missions, args.maps)
+    cases = generate(args.seed, args.missions, args.maps) + generate_derelict(args.seed, args.derelicts)
     runs: list[Run] = []
     with tempfile.TemporaryDirectory() as tmp:
         for i, case in enumerate(cases):

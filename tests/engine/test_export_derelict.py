@@ -334,9 +334,9 @@ def test_warnings_name_what_derelict_cannot_show() -> None:
     m = load_mission(sample_mission("the_long_drop"))
     _, _, warnings = derelict_texts(m, "bottom")
     text = "\n".join(warnings)
-    assert "left out: top" in text and "2 ladders left out" in text
+    assert "left out: level 'Gantry deck'" in text and "2 ladders left out" in text
     assert "bulkhead B1 becomes an ordinary door" in text
-    assert "no marine starts on level 'bottom'" in text
+    assert "no marine starts on level 'Brood deck'" in text
     _, _, warnings = derelict_texts(load_mission(sample_mission("pitfall")), "upper")
     assert any("disposal chutes" in w for w in warnings) and any("random set-up" in w for w in warnings)
 
@@ -350,7 +350,7 @@ def test_cli_export_derelict(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     out = tmp_path / "the_long_drop-top.txt"
     assert main(["export", str(sample_mission("the_long_drop")), "--to", "derelict", "-o", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "warning: only level 'top' is exported" in captured.err
+    assert "warning: only level 'Gantry deck' is exported" in captured.err
     assert "warning: Marines cannot win this mission in Derelict" in captured.err
     files = sorted(p.name for p in tmp_path.iterdir())
     assert files == ["the_long_drop-top.segments.txt", "the_long_drop-top.txt"]

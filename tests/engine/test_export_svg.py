@@ -115,7 +115,7 @@ def test_first_sheet_briefs_the_mission_and_the_others_point_to_it() -> None:
     m = load_mission(sample_mission("the_long_drop"))
     first, second = pages(m, None)
     one = " ".join(_texts(ET.fromstring(first.svg)))
-    assert "the Marines win when section r (Brood nest) of level bottom is flamed" in one
+    assert "the Marines win when section r (Brood nest) of level 'Brood deck' is flamed" in one
     assert "reinforcements from turn 1: 2 blips a turn at entry areas T-E, T-N, B-S, B-W" in one
     two = " ".join(_texts(ET.fromstring(second.svg)))
     assert "see the first sheet" in two and "reinforcements" not in two

@@ -5,7 +5,8 @@ Every mission goes through `validate` and every Tiled map through `import` (in t
 directly); every few missions also through render (SVG), export (Tiled, Derelict) and simulate, and a few
 through the real console path in a subprocess (render PNG, where a crash in Qt would kill the process). Every
 run takes the whole corpus (2,000 inputs; the first 260 were once a separate "small" run, a prefix of this
-one). To see the table of results of any corpus:
+one), and 200 Derelict missions, each with its segment library, go through `import`. To see the table of
+results of any corpus:
 
     python tests/engine/hostile_corpus.py --seed 16 --missions 1500 --maps 500
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hostile_corpus import SPECIAL_INPUTS, Case, commands_for, generate, run_case
+from hostile_corpus import DERELICT_CLASSES, SPECIAL_INPUTS, Case, commands_for, generate, generate_derelict, run_case
 
 SEED = 16
 
@@ -45,6 +46,17 @@ def _check(case: Case, commands: list[str], tmp_path: Path) -> None:
 @pytest.mark.parametrize(("case", "commands"), _params(1500, 500, EVERY))
 def test_hostile_input(case: Case, commands: list[str], tmp_path: Path) -> None:
     _check(case, commands, tmp_path)
+
+
+@pytest.mark.parametrize("case", generate_derelict(SEED, 200), ids=lambda c: c.name)
+def test_hostile_derelict_input(case: Case, tmp_path: Path) -> None:
+    _check(case, ["import"], tmp_path)
+
+
+def test_the_derelict_corpus_is_seeded_and_covers_every_class() -> None:
+    one, two = generate_derelict(SEED, 20), generate_derelict(SEED, 20)
+    assert [(c.data, c.library) for c in one] == [(c.data, c.library) for c in two]
+    assert {c.klass for c in one} == set(DERELICT_CLASSES)
 
 
 def test_the_corpus_is_seeded_and_covers_every_class() -> None:

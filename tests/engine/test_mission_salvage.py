@@ -106,7 +106,7 @@ def test_a_section_named_false_opens_named_and_flagged(tmp_path: Path) -> None:
     assert got.mission.levels[0].sections["a"].name == "false"
     (note,) = got.notes
     assert note.path == "$.levels[0].sections.a.name"
-    assert note.message.startswith("section a of upper: name: false is not text")
+    assert note.message.startswith("section a of level 'Upper level': name: false is not text")
 
 
 def test_values_that_cannot_be_read_get_placeholders_that_stay_flagged() -> None:
@@ -141,7 +141,7 @@ def test_validation_keeps_running_the_placement_rules_beside_a_schema_error() ->
     doc["rubble"].append({"level": "upper", "x": 16, "y": 11})
     issues = validate_document(doc)
     (schema,) = [i for i in issues if i.rule == "SCHEMA"]
-    assert schema.message == "section a of upper: name: False is not of type 'string'"
+    assert schema.message == "section a of level 'Upper level': name: False is not of type 'string'"
     assert schema.level == "upper" and (2, 10) in schema.squares  # clicking it selects the section's squares
     assert "PIT-ADJACENT" in {i.rule for i in issues}
 
