@@ -1,0 +1,140 @@
+"""The legal actions of a decision as a person is shown them: where each points on the map, its AP cost, and an
+attack's exact kill chance.
+
+Read off the rules only: the legal actions (`legal_actions_of`, `legal_actions`), the moves API
+(`engine.rules.moves.piece_moves`: destination, facing and AP of steps, turns, doors, ladders, holes and exits),
+the costs of the other orders (`engine.rules.moves`), and the exact odds (`engine.rules.chances`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine.rules.actions import Action
+from engine.rules.kernel import RELOAD_COST, STAND_COST
+from engine.rules.moves import (
+    ASSAULT_COST,
+    FLAME_COST,
+    GUARD_COST,
+    OVERWATCH_COST,
+    SHOT_COST,
+    UNJAM_COST,
+    piece_moves,
+)
+from engine.rules.state import GameState
+
+# AP of the orders that are neither a move nor an attack (a Marine pays his AP first, then command points).
+_ORDER_COST = {"overwatch": OVERWATCH_COST, "guard": GUARD_COST, "unjam": UNJAM_COST, "reload": RELOAD_COST,
+               "stand": STAND_COST, "give": 1, "enter": 1, "drop": 0, "reveal": 0, "psi": 0}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action: its text, the square it points at (-1: none), its AP cost and an attack's kill chance."""
+
+    action: Action
+    verb: str
+    piece: str | None  # the piece that acts (None: a decision that names none, like cp keep)
+    square: int = -1
+    cost: int | None = None
+    kill: Fraction | None = None
+
+    @property
+    def text(self) -> str:
+        return str(self.action.text())
+
+    def label(self) -> str:
+        """What the map writes on the action's square: its cost, and a kill chance in whole percent."""
+        parts = []
+        if self.kill is not None:
+            parts.append(f"{percent(self.kill)}")
+        if self.cost is not None:
+            parts.append(f"{self.cost} AP")
+        return " ".join(parts)
+
+
+def percent(p: Fraction) -> str:
+    """A chance as a person reads it: whole percent (a tenth below 10%)."""
+    v = float(p) * 100
+    return f"{v:.1f}%" if 0 < v < 10 else f"{v:.0f}%"
+
+
+def piece_choices(state: GameState, pid: str) -> list[Choice]:
+    """The actions piece `pid` is offered now, in the rules' order, each placed and priced."""
+    pc = state.piece(pid)
+    if pc is None:
+        return []
+    moves = {m.action: m for m in piece_moves(state, pid)}
+    out: list[Choice] = []
+    for a in state.legal_actions_of(pid):
+        m = moves.get(a)
+        if m is not None:
+            square = m.door_sq if m.door is not None else m.to
+            out.append(Choice(a, a.verb, pid, square, m.cost))
+            continue
+        out.append(_order(state, pc, a))
+    return out
+
+
+def _order(state: GameState, pc: Any, a: Action) -> Choice:
+    b = state.game.board
+    verb, args = a.verb, a.args
+    if verb == "shoot":
+        target = args[1]
+        sq = b.doors.get(target, state.k.p[target].sq if target in state.k.p else -1)
+        from engine.rules.chances import shot_chance
+
+        return Choice(a, verb, pc.id, sq, 0 if pc.free else SHOT_COST, shot_chance(state, pc.id, target).kill)
+    if verb == "flame":
+        from engine.rules.chances import flame_chance
+
+        return Choice(a, verb, pc.id, b.parse_sq(args[1]), FLAME_COST, flame_chance(state, pc.id))
+    if verb == "assault":
+        target = args[1]
+        if target in b.doors:
+            return Choice(a, verb, pc.id, b.doors[target], ASSAULT_COST)
+        from engine.rules.chances import assault_chance
+
+        return Choice(a, verb, pc.id, state.k.p[target].sq, ASSAULT_COST, assault_chance(state, pc.id, target))
+    if verb == "enter":
+        return Choice(a, verb, pc.id, b.entries.get(pc.entry, -1), 1)
+    if verb == "psi" and len(args) > 1:
+        return Choice(a, verb, pc.id, _square_of(state, args[-1]), 0)
+    return Choice(a, verb, pc.id, -1, _ORDER_COST.get(verb))
+
+
+def _square_of(state: GameState, text: str) -> int:
+    """The square an argument names: a square's text, a piece's id or a door's id (-1: none)."""
+    b = state.game.board
+    if text in state.k.p:
+        return int(state.k.p[text].sq)
+    if text in b.doors:
+        return int(b.doors[text])
+    try:
+        return int(b.parse_sq(text))
+    except (ValueError, KeyError):
+        return -1
+
+
+def decision_choices(state: GameState) -> list[Choice]:
+    """The answers of a pending decision (a reaction, command points, a facing, a placement ...), each placed on
+    the square or piece it names when it names one."""
+    out: list[Choice] = []
+    entries = state.game.board.entries
+    for a in state.legal_actions():
+        args = a.args
+        pid = args[0] if args and args[0] in state.k.p else None
+        if a.verb == "lurk":
+            sq = entries.get(args[0], -1)
+        elif a.verb in ("put", "setup"):
+            sq = _square_of(state, args[0])
+        elif a.verb in ("retreat", "scuttle", "shove", "flame") and len(args) > 1:
+            sq = _square_of(state, args[1])
+        elif pid is not None:
+            sq = int(state.k.p[pid].sq)
+        else:
+            sq = -1
+        out.append(Choice(a, a.verb, pid, sq))
+    return out
