@@ -1,0 +1,558 @@
+"""PlayWindow: a playtest of the mission. The person clicks a model to see its legal actions on the map and picks
+one; decisions the rules ask come as keyboard dialogs; the AI's turns run a decision per event-loop slice, so the
+window never freezes; hot-seat players hand over behind a curtain. The view reads only the observation of the side
+it shows. The game itself is engine.sim.session.PlaySession: this window only draws and asks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence, QMouseEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from editor.document import MissionDocument
+from editor.lab.lab_map import FitView
+from editor.lab.replay_frames import feature_marks, step_marks
+from editor.play.decision_dialog import DecisionDialog
+from editor.play.marks import ATTACKS, ChoicesItem, SquareMark, view_tokens
+from editor.scene.level_scene import LevelScene
+from editor.scene.terrain_item import S
+from engine.mission import mission_from_dict
+from engine.rules.pieces import Event
+from engine.sim.choices import Choice, decision_choices, piece_choices
+from engine.sim.session import PlaySession
+from engine.sim.session_file import SessionFileError, load_session, save_session
+
+TIMER_TICK_MS = 250
+SIDE_NAMES = {"marines": "Marines", "genestealers": "Genestealers"}
+
+
+class BoardView(FitView):
+    """The map; a left click names the square under it."""
+
+    squareClicked = Signal(int, int)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            pt = self.mapToScene(event.position().toPoint())
+            self.squareClicked.emit(int(pt.x() // S), int(pt.y() // S))
+        super().mousePressEvent(event)
+
+
+def event_line(ev: Event) -> str:
+    """One line of the log: turn, side, action, the dice as rolled and what they did."""
+    dice = " ".join(f"[{d}]" for d in ev.dice)
+    line = f"T{ev.turn} {SIDE_NAMES.get(ev.player, ev.player)}: {ev.action}"
+    if dice:
+        line += f"  dice {dice}"
+    if ev.effects:
+        line += f" — {ev.effects}"
+    return line
+
+
+class PlayWindow(QMainWindow):
+    """One playtest (see the module's docstring)."""
+
+    humanWaiting = Signal()  # a person's decision is on screen (tests and scripts answer it)
+    gameOver = Signal()
+
+    def __init__(self, session: PlaySession, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setObjectName("Playtest")
+        self.session = session
+        self.doc = MissionDocument(mission_from_dict(session.mission_doc), None, self)
+        self.viewer = session.humans()[0] if session.humans() else "marines"  # whose observation is drawn
+        self.selected: str | None = None
+        self.choices: list[Choice] = []
+        self.decision_dialog: DecisionDialog | None = None
+        self.record_path: str | None = None
+        self._handed_to: str | None = None  # hot-seat: the side that last saw the board
+        self._logged = 0
+        self._ai_pending = False
+        self._scenes: dict[str, LevelScene] = {}
+        self._piece_ids: list[str] = []
+        self._choice_items: dict[str, ChoicesItem] = {}
+        self._features_of: object = None
+        self._feature_marks: dict[str, list[object]] = {}
+
+        self.level_box = QComboBox()
+        for lv in sorted(self.doc.mission.levels, key=lambda lv: lv.depth):
+            self.level_box.addItem(f"{lv.name or lv.id}", lv.id)
+        self.view = BoardView()
+        self.view.squareClicked.connect(self.click_square)
+        self.level_box.currentIndexChanged.connect(self._show_level)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.timer_label = QLabel()
+        self.timer_label.setStyleSheet("font-weight: bold; color: #b71c1c;")
+        self.pieces = QListWidget()
+        self.pieces.currentRowChanged.connect(self._piece_row)
+        self.actions_list = QListWidget()
+        self.actions_list.itemActivated.connect(lambda _i: self.apply_row(self.actions_list.currentRow()))
+        self.pass_b = QPushButton("End phase (pass)")
+        self.pass_b.clicked.connect(lambda: self.choose_text("pass"))
+        self.end_b = QPushButton("End activation")
+        self.end_b.clicked.connect(lambda: self.choose_text("end"))
+        self.undo_b = QPushButton("Undo decision")
+        self.undo_b.clicked.connect(self.undo)
+        self.dice = QLabel()
+        self.dice.setTextFormat(Qt.TextFormat.RichText)
+        self.log = QListWidget()
+        self.log.setStyleSheet("font-family: monospace;")
+
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Level"))
+        top.addWidget(self.level_box, 1)
+        ll.addLayout(top)
+        ll.addWidget(self.view, 1)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.addWidget(self.status)
+        rl.addWidget(self.timer_label)
+        rl.addWidget(QLabel("<b>Your models</b> (click one on the map or here)"))
+        rl.addWidget(self.pieces, 1)
+        rl.addWidget(QLabel("<b>Its actions</b> (double-click or Enter; squares on the map)"))
+        rl.addWidget(self.actions_list, 2)
+        buttons = QHBoxLayout()
+        for b in (self.end_b, self.pass_b, self.undo_b):
+            buttons.addWidget(b)
+        rl.addLayout(buttons)
+        rl.addWidget(QLabel("<b>Dice</b>"))
+        rl.addWidget(self.dice)
+        rl.addWidget(self.log, 2)
+        board = QSplitter()
+        board.addWidget(left)
+        board.addWidget(right)
+        board.setStretchFactor(0, 3)
+        board.setStretchFactor(1, 1)
+
+        self.curtain_text = QLabel()
+        self.curtain_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.curtain_text.setStyleSheet("font-size: 22px;")
+        self.curtain_b = QPushButton("I am ready (Enter)")
+        self.curtain_b.setDefault(True)
+        self.curtain_b.clicked.connect(self.lift_curtain)
+        curtain = QWidget()
+        cl = QVBoxLayout(curtain)
+        cl.addStretch(1)
+        cl.addWidget(self.curtain_text)
+        cl.addWidget(self.curtain_b, 0, Qt.AlignmentFlag.AlignCenter)
+        cl.addStretch(1)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(board)
+        self.pages.addWidget(curtain)
+        self.setCentralWidget(self.pages)
+        self._make_menu()
+
+        self.clock = QTimer(self)
+        self.clock.setInterval(TIMER_TICK_MS)
+        self.clock.timeout.connect(self._tick)
+        if session.timer is not None:
+            self.clock.start()
+        self.resize(1400, 900)
+        self._retitle()
+        self._show_level()
+        self.advance()
+
+    # --- menus ---------------------------------------------------------------------------------------------------
+    def _make_menu(self) -> None:
+        game = self.menuBar().addMenu("&Game")
+
+        def add(text: str, slot: Callable[[], object], key: str | None = None) -> QAction:
+            act = game.addAction(text)
+            if key:
+                act.setShortcut(QKeySequence(key))
+            act.triggered.connect(lambda _c=False: slot())
+            return act
+
+        add("&Undo last decision", self.undo, "Ctrl+Z")
+        add("&Save game in progress…", self.save_dialog, "Ctrl+S")
+        add("&Resume a saved game…", self.resume_dialog, "Ctrl+O")
+        add("&Keep finished game as…", self.keep_dialog)
+        add("Open in the lab's &replay", self.open_in_lab)
+        add("Re&sign", self.resign)
+
+    def _retitle(self) -> None:
+        seats = " vs ".join(f"{SIDE_NAMES[s]}: {n}" for s, n in self.session.seats.items())
+        self.setWindowTitle(f"Playtest — {os.path.basename(self.session.mission_path) or 'mission'} — {seats}")
+
+    # --- the game loop -------------------------------------------------------------------------------------------
+    def advance(self) -> None:
+        """Show the game as it now stands and hand the next decision to whoever takes it."""
+        s = self.session
+        self._log_new()
+        if s.is_over():
+            self.clock.stop()
+            self.refresh()
+            res = s.result()
+            if res is not None:
+                self.status.setText(f"<b>Game over:</b> {SIDE_NAMES.get(res[0], res[0])} win after {res[1]} "
+                                    f"turns ({res[2]}). Game › Keep finished game as… saves it.")
+            self.gameOver.emit()
+            return
+        side = s.to_move()
+        if not s.human_to_move():
+            self.refresh()
+            if not self._ai_pending:
+                self._ai_pending = True
+                QTimer.singleShot(0, self._ai_slice)  # one decision, then back to the event loop
+            return
+        assert side is not None
+        if len(s.humans()) == 2 and self._handed_to != side:
+            self.viewer = side
+            self.show_curtain(side)
+            return
+        self.viewer = side
+        self.refresh()
+        if s.state.decision() is not None:
+            self._ask_decision()
+        self.humanWaiting.emit()
+
+    def _ai_slice(self) -> None:
+        self._ai_pending = False
+        if self.session.is_over() or self.session.human_to_move():
+            self.advance()
+            return
+        self.session.play_ai()
+        self.advance()
+
+    def show_curtain(self, side: str) -> None:
+        """Hot-seat: hide the board until the next player is at the screen."""
+        self.curtain_text.setText(f"{SIDE_NAMES[side]} to play.\nThe other player looks away.")
+        self.pages.setCurrentIndex(1)
+        self.curtain_b.setFocus()
+        self.humanWaiting.emit()
+
+    def curtain_up(self) -> bool:
+        return self.pages.currentIndex() == 1
+
+    def lift_curtain(self) -> None:
+        """The next hot-seat player is ready: show the board from their side."""
+        self._handed_to = self.session.to_move()
+        self.pages.setCurrentIndex(0)
+        self.advance()
+
+    # --- drawing -------------------------------------------------------------------------------------------------
+    def _scene(self, level: str) -> LevelScene:
+        sc = self._scenes.get(level)
+        if sc is None:
+            sc = self._scenes[level] = LevelScene(self.doc, level)
+            item = self._choice_items[level] = ChoicesItem()
+            sc.addItem(item)
+        return sc
+
+    def _show_level(self) -> None:
+        level = self.level_box.currentData()
+        if level is not None:
+            self.view.setScene(self._scene(str(level)))
+            self.view.fit()
+
+    def show_level(self, level: str) -> None:
+        i = self.level_box.findData(level)
+        if i >= 0:
+            self.level_box.setCurrentIndex(i)
+
+    def refresh(self) -> None:
+        """Redraw the board, the lists and the status from the viewer's observation."""
+        obs = self.session.observation(self.viewer)
+        tokens = view_tokens(obs)
+        if obs.feat is not self._features_of:
+            self._features_of, self._feature_marks = obs.feat, feature_marks(obs)  # type: ignore[assignment]
+        marks = {lv: list(ms) for lv, ms in self._feature_marks.items()}
+        for lv, ms in step_marks(obs).items():
+            marks.setdefault(lv, []).extend(ms)
+        for i in range(self.level_box.count()):
+            lv = str(self.level_box.itemData(i))
+            sc = self._scene(lv)
+            sc.set_tokens(tokens.get(lv, []))
+            sc.set_game_marks(marks.get(lv, []))  # type: ignore[arg-type]
+        self._fill_pieces()
+        self._show_choices()
+        s = self.session
+        waiting = s.to_move()
+        who = "you" if s.human_to_move() else f"the {s.seats.get(waiting or '', '')} player"
+        d = obs.decision()
+        about = f"decision: {type(d).__name__.removesuffix('Decision').lower()}" if d is not None else "action phase"
+        self.status.setText(f"Turn {obs.turn} — {SIDE_NAMES.get(waiting or '', 'nobody')} to decide ({who}); "
+                            f"{about}; command points {obs.cp}. You see the {SIDE_NAMES[self.viewer]}' view.")
+        human_phase = s.human_to_move() and d is None
+        for b in (self.pass_b, self.end_b):
+            b.setEnabled(human_phase)
+        self.undo_b.setEnabled(s.can_undo())
+        self._tick()
+
+    def _fill_pieces(self) -> None:
+        obs = self.session.observation(self.viewer)
+        own = [pc for pc in obs.p.values() if (pc.kind == "marine") == (self.viewer == "marines")]
+        self.pieces.blockSignals(True)
+        self.pieces.clear()
+        self._piece_ids = []
+        b = obs.game.board
+        for pc in own:
+            where = b.name(pc.sq) if pc.sq >= 0 else (f"lurking at {pc.entry}" if pc.entry else "off the board")
+            what = "blip" if pc.kind == "blip" else ("marine" if pc.kind == "marine" else "stealer")
+            self.pieces.addItem(f"{pc.id}  {what}  {where}  {pc.ap} AP")
+            self._piece_ids.append(pc.id)
+        if self.selected in self._piece_ids:
+            self.pieces.setCurrentRow(self._piece_ids.index(self.selected))
+        self.pieces.blockSignals(False)
+
+    def _piece_row(self, row: int) -> None:
+        if 0 <= row < len(self._piece_ids):
+            self.select_piece(self._piece_ids[row])
+
+    def select_piece(self, pid: str | None) -> None:
+        """Show what piece `pid` may do now (its squares on the map, its actions in the list)."""
+        self.selected = pid
+        self.pieces.blockSignals(True)
+        self.pieces.setCurrentRow(self._piece_ids.index(pid) if pid in self._piece_ids else -1)
+        self.pieces.blockSignals(False)
+        self._show_choices()
+        pc = self.session.state.piece(pid) if pid else None
+        if pc is not None and pc.sq >= 0:
+            b = self.session.game.board
+            self.show_level(b.level_ids[b.lxy(pc.sq)[0]])
+
+    def _show_choices(self) -> None:
+        s = self.session
+        mine = s.human_to_move() and s.state.decision() is None and self.selected is not None
+        self.choices = piece_choices(s.state, self.selected) if mine and self.selected else []
+        self.actions_list.clear()
+        for c in self.choices:
+            label = c.label()
+            self.actions_list.addItem(f"{c.text}" + (f"   {label}" if label else ""))
+        b = s.game.board
+        per_level: dict[str, dict[tuple[int, int], list[Choice]]] = {}
+        for c in self.choices:
+            if c.square >= 0:
+                li, x, y = b.lxy(c.square)
+                per_level.setdefault(b.level_ids[li], {}).setdefault((x, y), []).append(c)
+        sel = s.state.piece(self.selected) if self.selected else None
+        for lv, item in self._choice_items.items():
+            marks: list[SquareMark] = []
+            for (x, y), cs in per_level.get(lv, {}).items():
+                marks.append(_square_mark(x, y, cs))
+            if sel is not None and sel.sq >= 0:
+                li, x, y = b.lxy(sel.sq)
+                if b.level_ids[li] == lv:
+                    marks.append(SquareMark(x, y, "piece"))
+            item.set_marks(marks)
+
+    def _log_new(self) -> None:
+        log = self.session.state.log
+        if len(log) < self._logged:  # undone decisions: the log was rebuilt
+            self.log.clear()
+            self._logged = 0
+        new = log[self._logged:]
+        for ev in new:
+            self.log.addItem(event_line(ev))
+        self._logged = len(log)
+        if new:
+            self.log.scrollToBottom()
+            rolled = [ev for ev in new if ev.dice]
+            if rolled:
+                ev = rolled[-1]
+                boxes = " ".join(
+                    f"<span style='background:#fff; border:1px solid #333; padding:2px 6px; font-weight:bold;"
+                    f" color:{'#2e7d32' if d >= 5 else '#222'}'>&nbsp;{d}&nbsp;</span>" for d in ev.dice)
+                self.dice.setText(f"{ev.action}: {boxes}<br>{ev.effects}")
+
+    def _tick(self) -> None:
+        timer = self.session.timer
+        if timer is None:
+            self.timer_label.setText("")
+            return
+        if self.session.timer_check():
+            self.advance()
+            return
+        if timer.running:
+            left = timer.left()
+            self.timer_label.setText(f"Sand timer: {int(left) // 60}:{int(left) % 60:02d} left")
+        else:
+            self.timer_label.setText(f"Sand timer: {timer.seconds:.0f} s (turned when the Marine command phase ends)")
+
+    # --- the person's decisions ----------------------------------------------------------------------------------
+    def click_square(self, x: int, y: int) -> None:
+        """A click on the map: a marked square plays its action (a list when several); an own model selects it."""
+        s = self.session
+        if not s.human_to_move() or self.curtain_up() or s.state.decision() is not None:
+            return
+        level = str(self.level_box.currentData())
+        lv = self.doc.level(level)
+        if not (0 <= x < lv.width and 0 <= y < lv.height):
+            return
+        sq = s.game.board.sq_of(level, x, y)
+        here = [c for c in self.choices if c.square == sq]
+        if len(here) == 1 and here[0].verb != "turn":
+            self.choose(here[0])
+            return
+        pid = s.state.k.occ.get(sq)
+        obs = s.observation(self.viewer)
+        pc = obs.piece(pid) if pid else None
+        if pc is not None and (pc.kind == "marine") == (self.viewer == "marines"):
+            self.select_piece(pid)
+            self.actions_list.setFocus()
+            return
+        if here:
+            rows = [self.choices.index(c) for c in here]
+            self.actions_list.setCurrentRow(rows[0])
+            self.actions_list.setFocus()
+
+    def apply_row(self, row: int) -> None:
+        if 0 <= row < len(self.choices):
+            self.choose(self.choices[row])
+
+    def choose_text(self, text: str) -> None:
+        """Play the action whose text is `text` (pass, end, ...) if it is legal now."""
+        for a in self.session.legal():
+            if a.text() == text:
+                self._apply(a)
+                return
+
+    def choose(self, choice: Choice) -> None:
+        """Play a listed choice (the one entry point of clicks, the list, the buttons and the dialogs)."""
+        self._apply(choice.action)
+
+    def _apply(self, action: object) -> None:
+        s = self.session
+        if not s.human_to_move():
+            return
+        s.apply(action)  # type: ignore[arg-type]
+        if self.selected is not None and (s.state.piece(self.selected) is None):
+            self.selected = None
+        s.timer_check()
+        self.advance()
+
+    def _ask_decision(self) -> None:
+        if self.decision_dialog is not None and self.decision_dialog.isVisible():
+            return
+        s = self.session
+        d = s.state.decision()
+        choices = decision_choices(s.state)
+        about = " ".join((type(d).__doc__ or "").strip().split("\n\n")[0].split())
+        dialog = DecisionDialog(f"{SIDE_NAMES[self.viewer]}: {type(d).__name__}", about, choices, self)
+        dialog.picked.connect(self._decided)
+        self.decision_dialog = dialog
+        dialog.open()
+
+    def _decided(self, choice: Choice) -> None:
+        self.decision_dialog = None
+        self.choose(choice)
+
+    # --- undo, save, resume, keep --------------------------------------------------------------------------------
+    def undo(self) -> None:
+        """Take back the last decision a person took (marked in the record)."""
+        if self.decision_dialog is not None:
+            self.decision_dialog.reject()
+            self.decision_dialog = None
+        if self.session.undo():
+            self._handed_to = self.session.to_move()
+            self.advance()
+
+    def resign(self) -> None:
+        side = self.session.to_move() if self.session.human_to_move() else (self.session.humans() or [None])[0]
+        if side is not None:
+            self.session.resign(side)
+            self.advance()
+
+    def save_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save game in progress", "", "Saved game (*.json)")
+        if path:
+            self.save_game(path)
+
+    def save_game(self, path: str) -> None:
+        try:
+            save_session(self.session, path)
+        except OSError as exc:
+            QMessageBox.warning(self, "Cannot save", f"{path}: {exc.strerror or exc}")
+
+    def resume_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Resume a saved game", "", "Saved game (*.json)")
+        if path:
+            self.resume(path)
+
+    def resume(self, path: str) -> bool:
+        """Replace this game by the one saved in `path`; a file that is not one is refused with its reason."""
+        try:
+            session = load_session(path)
+        except SessionFileError as exc:
+            QMessageBox.warning(self, "Cannot resume", str(exc))
+            return False
+        self.session = session
+        self.doc = MissionDocument(mission_from_dict(session.mission_doc), None, self)
+        self._scenes.clear()
+        self._choice_items.clear()
+        self._features_of = None
+        self._logged = 0
+        self.log.clear()
+        self.selected = None
+        self._handed_to = None
+        self.viewer = session.humans()[0] if session.humans() else "marines"
+        if session.timer is not None:
+            self.clock.start()
+        self._retitle()
+        self._show_level()
+        self.advance()
+        return True
+
+    def keep_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Keep this game", "", "Played game (*.json)")
+        if path:
+            self.keep_game(path)
+
+    def keep_game(self, path: str) -> None:
+        """Write the game as a one-game results file (what `replay` and the lab read)."""
+        try:
+            self.session.write_record(path)
+            self.record_path = path
+        except OSError as exc:
+            QMessageBox.warning(self, "Cannot write", f"{path}: {exc.strerror or exc}")
+
+    def open_in_lab(self) -> None:
+        """Show this game in the balance lab's replay (its record written to a file first if not yet kept)."""
+        if self.record_path is None:
+            self.keep_dialog()
+        if self.record_path is None:
+            return
+        owner = self.parent()
+        lab = getattr(owner, "lab_window", None)
+        if lab is None or lab.lab is None:
+            QMessageBox.information(self, "Lab", f"The game is kept in {self.record_path}; open it in the lab.")
+            return
+        lab.open()
+        if lab.lab.open_results(self.record_path):
+            lab.lab.replay.load(0)
+
+
+def _square_mark(x: int, y: int, cs: list[Choice]) -> SquareMark:
+    attack = [c for c in cs if c.verb in ATTACKS]
+    if attack:
+        return SquareMark(x, y, "attack", attack[0].label())
+    moves = [c for c in cs if c.verb in ("move", "climb", "jump", "exit", "enter")]
+    if moves:
+        cheapest = min(moves, key=lambda c: c.cost if c.cost is not None else 99)
+        return SquareMark(x, y, "move", cheapest.label())
+    if any(c.verb in ("open", "close") for c in cs):
+        return SquareMark(x, y, "door", f"{cs[0].verb} {cs[0].label()}")
+    if all(c.verb == "turn" for c in cs):
+        return SquareMark(x, y, "other", "turn")
+    return SquareMark(x, y, "other", cs[0].verb)

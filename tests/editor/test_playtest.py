@@ -1,0 +1,207 @@
+"""Playtest window: a whole tutorial game on each side through the window's own entry points (a model picked on
+the map, its action picked in the list, decisions answered in the keyboard dialog), hot-seat behind the curtain,
+the Marine person's view behind a tripwire on the blip values, undo and save/resume in the window, and the
+finished game kept as a record that `replay` and the lab read."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from editor.play import PlayWindow
+from engine.ai.base import SIDES, make_policy, policy_rng
+from engine.mission import load_mission
+from engine.mission.io import read_document
+from engine.resources import sample_mission
+from engine.rules.game import Game
+from engine.sim.play import action_text, play_out
+from engine.sim.replay import replay_game
+from engine.sim.results import read_results
+from engine.sim.session import HUMAN, PlaySession
+
+MISSION = "tutorial"
+SEED = 4
+
+
+def _session(seats: dict[str, str | None], mission: str = MISSION) -> PlaySession:
+    return PlaySession(read_document(str(sample_mission(mission))), seats, SEED,
+                       mission_path=str(sample_mission(mission)))
+
+
+class _Heuristic:
+    """A scripted person: answers as the side's heuristic player would, from the same decision RNG."""
+
+    def __init__(self, side: str) -> None:
+        self.policy = make_policy(f"heuristic-{side}")
+        self.rng = policy_rng(SEED, side)
+
+    def __call__(self, session: PlaySession) -> Any:
+        return self.policy.choose(session.state, session.state.legal_view(), self.rng)
+
+
+def _ready(win: PlayWindow) -> bool:
+    s = win.session
+    return s.is_over() or win.curtain_up() or (s.human_to_move() and not win._ai_pending)
+
+
+def _answer(qtbot: Any, win: PlayWindow, action: Any) -> None:
+    """Play `action` the way a person does: a dialog answered by its number key, a piece picked in the list of
+    models and its action activated in the list, or a button for pass / end."""
+    text = action_text(action)
+    dialog = win.decision_dialog
+    if dialog is not None:
+        row = [c.text for c in dialog.choices].index(text)
+        if row < 9:
+            qtbot.keyClick(dialog, Qt.Key(Qt.Key.Key_1 + row))
+        else:
+            dialog.pick(row)
+        return
+    if text == "pass":
+        win.pass_b.click()
+        return
+    if text == "end":
+        win.end_b.click()
+        return
+    pid = action.args[0]
+    win.pieces.setCurrentRow(win._piece_ids.index(pid))
+    row = [c.text for c in win.choices].index(text)
+    win.actions_list.setCurrentRow(row)
+    qtbot.keyClick(win.actions_list, Qt.Key.Key_Return)
+
+
+def _play_through(qtbot: Any, win: PlayWindow, pickers: dict[str, Any], limit: int = 2000) -> int:
+    n = 0
+    while not win.session.is_over():
+        qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+        if win.session.is_over():
+            break
+        if win.curtain_up():
+            qtbot.keyClick(win.curtain_b, Qt.Key.Key_Space)
+            continue
+        side = win.session.to_move()
+        assert side is not None and win.viewer == side  # a person sees their own side's view
+        _answer(qtbot, win, pickers[side](win.session))
+        n += 1
+        assert n < limit
+    return n
+
+
+def _known_game() -> list[str]:
+    game = Game(load_mission(str(sample_mission(MISSION))))
+    policies = {side: make_policy(f"heuristic-{side}") for side in SIDES}
+    _state, applied, _capped = play_out(game, SEED, policies)
+    return [action_text(a) for a in applied]
+
+
+@pytest.mark.parametrize("side", SIDES)
+def test_a_whole_tutorial_game_through_the_window_is_the_heuristic_game(qtbot: Any, side: str,
+                                                                        tmp_path: Path) -> None:
+    """The person makes the heuristic's choices through the window: the game is the known heuristic game, and
+    its record replays."""
+    win = PlayWindow(_session({side: HUMAN}))
+    qtbot.addWidget(win)
+    decisions = _play_through(qtbot, win, {side: _Heuristic(side)})
+    assert decisions > 0
+    assert win.session.actions() == _known_game()
+    record = tmp_path / "played.json"
+    win.keep_game(str(record))
+    doc = read_results(record)
+    assert doc["spec"]["policies"][side] == HUMAN
+    assert replay_game(doc, 0).record.winner == win.session.result()[0]  # type: ignore[index]
+    assert "Game over" in win.status.text()
+
+
+def test_hot_seat_hands_over_behind_a_curtain(qtbot: Any) -> None:
+    win = PlayWindow(_session(dict.fromkeys(SIDES, HUMAN)))
+    qtbot.addWidget(win)
+    assert win.curtain_up()  # nobody sees the board before the first player says they are ready
+    rng = random.Random(1)
+    curtains = 0
+    seen: set[str] = set()
+    for _ in range(60):
+        qtbot.waitUntil(lambda: _ready(win), timeout=5000)
+        if win.session.is_over():
+            break
+        if win.curtain_up():
+            curtains += 1
+            qtbot.keyClick(win.curtain_b, Qt.Key.Key_Space)
+            continue
+        seen.add(win.viewer)
+        actions = win.session.legal()
+        _answer(qtbot, win, rng.choice(actions))
+    assert curtains >= 2 and seen == set(SIDES)
+
+
+class _Tripwire(dict[str, int]):
+    def _leak(self, *args: object) -> Any:
+        raise AssertionError("the Marine person's view read a blip's hidden value")
+
+    __getitem__ = get = items = values = keys = __iter__ = __contains__ = __len__ = copy = _leak
+
+
+def test_the_marine_persons_view_reads_no_blip_value(qtbot: Any) -> None:
+    """At every Marine decision the whole view (tokens, lists, each model's actions and odds) is drawn with the
+    kernel's blip values behind a tripwire; blips show as '?' (the first 80 decisions of a Pitfall game)."""
+    win = PlayWindow(_session({"marines": HUMAN}, "pitfall"))
+    qtbot.addWidget(win)
+    picker = _Heuristic("marines")
+    blips_seen = 0
+    for _ in range(80):
+        qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+        if win.session.is_over():
+            break
+        k = win.session.state.k
+        real, k.blip_value = k.blip_value, _Tripwire()
+        try:
+            win.refresh()
+            for pid in list(win._piece_ids):
+                win.select_piece(pid)
+            for sc in win._scenes.values():
+                for t in sc.tokens.tokens:
+                    if t.kind == "blip":
+                        assert t.label == "?"
+                        blips_seen += 1
+            action = picker(win.session) if win.session.state.decision() is not None else None
+        finally:
+            k.blip_value = real
+        _answer(qtbot, win, action if action is not None else picker(win.session))
+    assert blips_seen > 0
+
+
+def test_undo_save_and_resume_in_the_window(qtbot: Any, tmp_path: Path) -> None:
+    win = PlayWindow(_session({"marines": HUMAN}))
+    qtbot.addWidget(win)
+    picker = _Heuristic("marines")
+    for _ in range(3):
+        qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+        _answer(qtbot, win, picker(win.session))
+    qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+    before = win.session.actions()
+    win.undo()
+    qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+    assert len(win.session.actions()) < len(before) and win.session.undone
+    path = tmp_path / "game.json"
+    win.save_game(str(path))
+    kept = win.session.actions()
+    other = PlayWindow(_session({"marines": HUMAN}))
+    qtbot.addWidget(other)
+    assert other.resume(str(path))
+    assert other.session.actions() == kept and other.session.undone == win.session.undone
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "hulkforge-playtest", "version": 99}')
+    qtbot.waitUntil(lambda: _ready(other), timeout=10000)
+    from PySide6.QtWidgets import QMessageBox
+
+    shown: list[str] = []
+    orig = QMessageBox.warning
+    QMessageBox.warning = staticmethod(lambda _p, _t, text, *a: shown.append(text))  # type: ignore[method-assign]
+    try:
+        assert not other.resume(str(bad))
+    finally:
+        QMessageBox.warning = orig  # type: ignore[method-assign]
+    assert shown and "$.version" in shown[0]
+    assert other.session.actions() == kept  # the refused file changed nothing
