@@ -35,7 +35,7 @@ from editor.scene.level_scene import LevelScene
 from editor.scene.terrain_item import S
 from engine.mission import mission_from_dict
 from engine.rules.pieces import Event
-from engine.sim.choices import Choice, decision_choices, piece_choices
+from engine.sim.choices import Choice, Route, decision_choices, percent, piece_choices, reach
 from engine.sim.session import PlaySession
 from engine.sim.session_file import SessionFileError, load_session, save_session
 
@@ -76,7 +76,7 @@ class PlayWindow(QMainWindow):
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("Playtest")
         self.session = session
-        self.doc = MissionDocument(mission_from_dict(session.mission_doc), None, self)
+        self.doc = _board_document(session, self)
         self.viewer = session.humans()[0] if session.humans() else "marines"  # whose observation is drawn
         self.selected: str | None = None
         self.choices: list[Choice] = []
@@ -115,6 +115,8 @@ class PlayWindow(QMainWindow):
         self.dice.setTextFormat(Qt.TextFormat.RichText)
         self.log = QListWidget()
         self.log.setStyleSheet("font-family: monospace;")
+        self.log.setWordWrap(True)
+        self.log.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         left = QWidget()
         ll = QVBoxLayout(left)
@@ -256,6 +258,7 @@ class PlayWindow(QMainWindow):
         sc = self._scenes.get(level)
         if sc is None:
             sc = self._scenes[level] = LevelScene(self.doc, level)
+            sc.issue_marks.hide()  # the game shows where the models are, not the mission's deployment or issues
             item = self._choice_items[level] = ChoicesItem()
             sc.addItem(item)
         return sc
@@ -336,6 +339,7 @@ class PlayWindow(QMainWindow):
         s = self.session
         mine = s.human_to_move() and s.state.decision() is None and self.selected is not None
         self.choices = piece_choices(s.state, self.selected) if mine and self.selected else []
+        self.routes: dict[int, Route] = reach(s.state, self.selected) if mine and self.selected else {}
         self.actions_list.clear()
         for c in self.choices:
             label = c.label()
@@ -349,8 +353,13 @@ class PlayWindow(QMainWindow):
         sel = s.state.piece(self.selected) if self.selected else None
         for lv, item in self._choice_items.items():
             marks: list[SquareMark] = []
-            for (x, y), cs in per_level.get(lv, {}).items():
+            here = per_level.get(lv, {})
+            for (x, y), cs in here.items():
                 marks.append(_square_mark(x, y, cs))
+            for sq, route in self.routes.items():
+                li, x, y = b.lxy(sq)
+                if b.level_ids[li] == lv and (x, y) not in here:
+                    marks.append(SquareMark(x, y, "reach", f"{route.cost} AP"))
             if sel is not None and sel.sq >= 0:
                 li, x, y = b.lxy(sel.sq)
                 if b.level_ids[li] == lv:
@@ -405,6 +414,10 @@ class PlayWindow(QMainWindow):
         if len(here) == 1 and here[0].verb != "turn":
             self.choose(here[0])
             return
+        route = self.routes.get(sq)
+        if route is not None and not any(c.verb in ATTACKS for c in here):
+            self.follow(route)
+            return
         pid = s.state.k.occ.get(sq)
         obs = s.observation(self.viewer)
         pc = obs.piece(pid) if pid else None
@@ -416,6 +429,19 @@ class PlayWindow(QMainWindow):
             rows = [self.choices.index(c) for c in here]
             self.actions_list.setCurrentRow(rows[0])
             self.actions_list.setFocus()
+
+    def follow(self, route: Route) -> None:
+        """Walk a planned route, step by step, while each step is still legal and nothing interrupts it (the
+        game may ask a decision on the way: an overwatch shot, a conversion)."""
+        s = self.session
+        side = s.to_move()
+        for action in route.actions:
+            if s.to_move() != side or s.state.decision() is not None or not s.state.is_legal(action):
+                break
+            s.apply(action)
+            if s.timer_check():
+                break
+        self.advance()
 
     def apply_row(self, row: int) -> None:
         if 0 <= row < len(self.choices):
@@ -498,7 +524,7 @@ class PlayWindow(QMainWindow):
             QMessageBox.warning(self, "Cannot resume", str(exc))
             return False
         self.session = session
-        self.doc = MissionDocument(mission_from_dict(session.mission_doc), None, self)
+        self.doc = _board_document(session, self)
         self._scenes.clear()
         self._choice_items.clear()
         self._features_of = None
@@ -546,13 +572,22 @@ class PlayWindow(QMainWindow):
 def _square_mark(x: int, y: int, cs: list[Choice]) -> SquareMark:
     attack = [c for c in cs if c.verb in ATTACKS]
     if attack:
-        return SquareMark(x, y, "attack", attack[0].label())
+        best = max(attack, key=lambda c: c.kill or 0)
+        return SquareMark(x, y, "attack", percent(best.kill) if best.kill is not None else best.label())
     moves = [c for c in cs if c.verb in ("move", "climb", "jump", "exit", "enter")]
     if moves:
         cheapest = min(moves, key=lambda c: c.cost if c.cost is not None else 99)
         return SquareMark(x, y, "move", cheapest.label())
     if any(c.verb in ("open", "close") for c in cs):
-        return SquareMark(x, y, "door", f"{cs[0].verb} {cs[0].label()}")
+        return SquareMark(x, y, "door", cs[0].label())
     if all(c.verb == "turn" for c in cs):
         return SquareMark(x, y, "other", "turn")
     return SquareMark(x, y, "other", cs[0].verb)
+
+
+def _board_document(session: PlaySession, parent: QWidget) -> MissionDocument:
+    """The mission drawn under the game: its own copy, without the deployed squad (the game's Marines are the
+    tokens)."""
+    mission = mission_from_dict(session.mission_doc)
+    mission.marines.squad.clear()
+    return MissionDocument(mission, None, parent)

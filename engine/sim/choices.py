@@ -138,3 +138,54 @@ def decision_choices(state: GameState) -> list[Choice]:
             sq = -1
         out.append(Choice(a, a.verb, pid, sq))
     return out
+
+
+@dataclass(frozen=True)
+class Route:
+    """The cheapest way found for a piece to reach a square now: its AP and the actions (steps and turns)."""
+
+    square: int
+    cost: int
+    actions: tuple[Action, ...]
+
+
+def reach(state: GameState, pid: str, limit: int = 600) -> dict[int, Route]:
+    """Every square piece `pid` can walk to in this activation, with the cheapest AP and the steps and turns.
+
+    Planned on a copy of the game as the piece's side knows it (hidden values and dice drawn afresh), by playing
+    the moves the rules offer (`piece_moves`) from pose to pose; a route stops where the game would ask a
+    decision (an overwatch shot, a conversion), since what follows depends on it. `limit` bounds the poses tried.
+    """
+    import heapq
+
+    pc = state.piece(pid)
+    side = state.current_player()
+    if pc is None or pc.sq < 0 or side is None or state.decision() is not None:
+        return {}
+    start = state.copy(resample_dice=True, seed=0, hidden_from=side)
+    heap: list[tuple[int, int, GameState, tuple[Action, ...]]] = [(0, 0, start, ())]
+    best: dict[tuple[int, int], int] = {(pc.sq, pc.facing): 0}
+    out: dict[int, Route] = {}
+    pushed = 1
+    while heap and pushed < limit:
+        cost, _n, st, path = heapq.heappop(heap)
+        here = st.piece(pid)
+        if here is None or here.sq < 0:
+            continue
+        if best.get((here.sq, here.facing), cost) < cost:
+            continue
+        if path and here.sq != pc.sq and here.sq not in out:
+            out[here.sq] = Route(here.sq, cost, path)
+        if st.decision() is not None or st.current_player() != side:
+            continue  # the game asks something first: the route ends here
+        for m in piece_moves(st, pid, verbs=("move", "turn")):
+            if m.jump:
+                continue
+            nc = cost + m.cost
+            if nc < best.get((m.to, m.facing), nc + 1):
+                best[(m.to, m.facing)] = nc
+                nxt = st.copy()
+                nxt.apply(m.action)
+                heapq.heappush(heap, (nc, pushed, nxt, (*path, m.action)))
+                pushed += 1
+    return out
