@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QDialog, QMenu, QMessageBox
 from editor.play.play_window import PlayWindow
 from editor.play.setup_dialog import PlaytestDialog, PlaytestSetup, seats_for
 
-__all__ = ["PlayWindow", "install_play", "open_playtest", "seats_for", "start_playtest"]
+__all__ = ["PlayWindow", "install_play", "open_played_games", "open_playtest", "seats_for", "start_playtest"]
 
 
 def install_play(window: Any) -> QMenu:
@@ -25,8 +25,26 @@ def install_play(window: Any) -> QMenu:
     act.setShortcut(QKeySequence("Ctrl+Shift+P"))
     act.setToolTip("Play this mission: one side against a policy, or both sides hot-seat")
     act.triggered.connect(lambda _c=False: open_playtest(window))
+    games = menu.addAction("Your games beside the players…")
+    games.setToolTip("The games you kept of this mission, your win rate per side beside the lab's batch")
+    games.triggered.connect(lambda _c=False: open_played_games(window))
+    for bar_action in window.menuBar().actions():  # the lab reads them too (Lab menu), when it is installed
+        lab_menu = bar_action.menu()
+        if bar_action.text() == "&Lab" and isinstance(lab_menu, QMenu):
+            lab_menu.addSeparator()
+            lab_menu.addAction(games)
     window.play_menu = menu
     return menu
+
+
+def open_played_games(window: Any) -> QDialog:
+    """Show the designer's kept games of this mission beside the players' results."""
+    from editor.play.played_panel import PlayedGamesDialog
+
+    dialog = PlayedGamesDialog(window)
+    window.played_games_dialog = dialog
+    dialog.show()
+    return dialog
 
 
 def open_playtest(window: Any, play: str = "marines") -> PlayWindow | None:

@@ -541,8 +541,13 @@ class PlayWindow(QMainWindow):
         return True
 
     def keep_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Keep this game", "", "Played game (*.json)")
+        from editor import settings
+
+        folder = settings.settings().value("play/folder")
+        path, _ = QFileDialog.getSaveFileName(self, "Keep this game", folder if isinstance(folder, str) else "",
+                                              "Played game (*.json)")
         if path:
+            settings.settings().setValue("play/folder", os.path.dirname(path))  # where the lab looks for them
             self.keep_game(path)
 
     def keep_game(self, path: str) -> None:

@@ -217,3 +217,47 @@ def test_undo_save_and_resume_in_the_window(qtbot: Any, tmp_path: Path) -> None:
         QMessageBox.warning = orig  # type: ignore[method-assign]
     assert shown and "$.version" in shown[0]
     assert other.session.actions() == kept  # the refused file changed nothing
+
+
+def test_the_sand_timer_ends_the_marine_phase_in_the_window(qtbot: Any) -> None:
+    from engine.sim.sand_timer import ManualClock, SandTimer
+    from engine.sim.session import TIMER
+
+    clock = ManualClock()
+    session = PlaySession(read_document(str(sample_mission("pitfall"))), {"marines": HUMAN}, SEED,
+                          timer=SandTimer(60, clock))
+    win = PlayWindow(session)
+    qtbot.addWidget(win)
+    qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+    while win.decision_dialog is not None:
+        _answer(qtbot, win, session.legal()[0])
+        qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+    assert "1:00 left" in win.timer_label.text()
+    clock.advance(61)
+    win._tick()  # what the window's clock does every quarter second
+    assert session.plies[-1] == session.plies[-1].__class__("pass", "marines", TIMER)
+
+
+def test_kept_games_show_beside_the_players(qtbot: Any, tmp_path: Path) -> None:
+    from editor.document import MissionDocument
+    from editor.play.played_panel import PlayedGamesDialog
+    from engine.mission import mission_from_dict
+
+    for i, side in enumerate(SIDES):
+        session = _session({side: HUMAN})
+        session.resign(side)
+        session.write_record(str(tmp_path / f"game{i}.json"))
+    other = PlaySession(read_document(str(sample_mission("pitfall"))), {"marines": HUMAN}, SEED)
+    other.resign("marines")
+    other.write_record(str(tmp_path / "other.json"))
+
+    class Window:
+        doc = MissionDocument(mission_from_dict(read_document(str(sample_mission(MISSION)))))
+
+    dialog = PlayedGamesDialog(Window(), parent=None)
+    qtbot.addWidget(dialog)
+    dialog.add([str(tmp_path)])
+    assert dialog.table.rowCount() == 2  # the Pitfall game is another mission's
+    text = dialog.summary.text()
+    assert "You as the Marines: 0 won of 1" in text and "You as the Genestealers: 0 won of 1" in text
+    assert "another mission" in text
