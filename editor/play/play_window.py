@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QKeySequence, QMouseEvent
+from PySide6.QtCore import Qt, QThread, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QMouseEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -41,6 +41,25 @@ from engine.sim.session_file import SessionFileError, load_session, save_session
 
 TIMER_TICK_MS = 250
 SIDE_NAMES = {"marines": "Marines", "genestealers": "Genestealers"}
+
+
+class AiWorker(QThread):
+    """Runs one policy decision (PlaySession.ai_job) off the GUI thread."""
+
+    chosen = Signal(object, int, object)  # the action, the decisions taken when it started, the session
+    failed = Signal(str)
+
+    def __init__(self, job: Callable[[], object], ply: int, session: PlaySession) -> None:
+        super().__init__()
+        self.job, self.ply, self.session = job, ply, session
+
+    def run(self) -> None:
+        try:
+            action = self.job()
+        except Exception as exc:  # shown in the window; a failing player must not take the editor down
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            return
+        self.chosen.emit(action, self.ply, self.session)
 
 
 class BoardView(FitView):
@@ -85,6 +104,7 @@ class PlayWindow(QMainWindow):
         self._handed_to: str | None = None  # hot-seat: the side that last saw the board
         self._logged = 0
         self._ai_pending = False
+        self._worker: AiWorker | None = None
         self._scenes: dict[str, LevelScene] = {}
         self._piece_ids: list[str] = []
         self._choice_items: dict[str, ChoicesItem] = {}
@@ -230,12 +250,46 @@ class PlayWindow(QMainWindow):
         self.humanWaiting.emit()
 
     def _ai_slice(self) -> None:
-        self._ai_pending = False
-        if self.session.is_over() or self.session.human_to_move():
+        """Start the policy's decision on a worker thread (the window stays live while a look-ahead thinks)."""
+        s = self.session
+        if s.is_over() or s.human_to_move():
+            self._ai_pending = False
             self.advance()
             return
-        self.session.play_ai()
+        worker = AiWorker(s.ai_job(), len(s.plies), s)
+        worker.chosen.connect(self._ai_chosen)
+        worker.failed.connect(self._ai_failed)
+        self._worker = worker
+        worker.start()
+
+    def _ai_chosen(self, action: object, ply: int, session: object) -> None:
+        self._end_worker()
+        self._ai_pending = False
+        s = self.session
+        if session is not s or ply != len(s.plies) or s.human_to_move() or s.is_over():
+            self.advance()  # the game changed meanwhile (resumed, resigned): the answer is stale
+            return
+        s.apply(action, by=s.seats[s.to_move() or ""])  # type: ignore[arg-type]
         self.advance()
+
+    def _ai_failed(self, message: str) -> None:
+        self._end_worker()
+        self._ai_pending = False
+        self.status.setText(f"The {self.session.to_move()} player failed: {message}")
+
+    def _end_worker(self) -> None:
+        if self._worker is not None:
+            self._worker.wait()
+            self._worker = None
+
+    def thinking(self) -> bool:
+        """A policy is deciding on its thread."""
+        return self._ai_pending
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.clock.stop()
+        self._end_worker()
+        super().closeEvent(event)
 
     def show_curtain(self, side: str) -> None:
         """Hot-seat: hide the board until the next player is at the screen."""
@@ -487,6 +541,8 @@ class PlayWindow(QMainWindow):
     # --- undo, save, resume, keep --------------------------------------------------------------------------------
     def undo(self) -> None:
         """Take back the last decision a person took (marked in the record)."""
+        if self._ai_pending:
+            return  # (a policy draws from its RNG on its thread: undo waits for its answer)
         if self.decision_dialog is not None:
             self.decision_dialog.reject()
             self.decision_dialog = None
@@ -506,6 +562,7 @@ class PlayWindow(QMainWindow):
             self.save_game(path)
 
     def save_game(self, path: str) -> None:
+        self._end_worker()
         try:
             save_session(self.session, path)
         except OSError as exc:
@@ -523,6 +580,8 @@ class PlayWindow(QMainWindow):
         except SessionFileError as exc:
             QMessageBox.warning(self, "Cannot resume", str(exc))
             return False
+        self._end_worker()
+        self._ai_pending = False
         self.session = session
         self.doc = _board_document(session, self)
         self._scenes.clear()

@@ -10,7 +10,7 @@ of (mission, options, seed, actions): undo replays the kept actions from the see
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,6 +130,16 @@ class PlaySession:
             raise SessionError(f"no policy decides now ({side or 'the game is over'})")
         action: Action = self.policies[side].choose(self.state, self.state.legal_view(), self._rngs[side])
         return action
+
+    def ai_job(self) -> Callable[[], Action]:
+        """The waiting decision's answer by its policy, as work that may run on another thread: it decides on an
+        exact copy of the game (the same action as on the game itself) and draws from the side's decision RNG,
+        which nothing else touches until `apply` takes the action it returns."""
+        side = self.to_move()
+        if side is None or side not in self.policies:
+            raise SessionError(f"no policy decides now ({side or 'the game is over'})")
+        policy, rng, state = self.policies[side], self._rngs[side], self.state.copy()
+        return lambda: policy.choose(state, state.legal_view(), rng)  # type: ignore[no-any-return]
 
     def play_ai(self) -> list[Event]:
         """Let the policy of the side to move take its decision."""

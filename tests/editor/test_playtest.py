@@ -261,3 +261,32 @@ def test_kept_games_show_beside_the_players(qtbot: Any, tmp_path: Path) -> None:
     text = dialog.summary.text()
     assert "You as the Marines: 0 won of 1" in text and "You as the Genestealers: 0 won of 1" in text
     assert "another mission" in text
+
+
+def test_play_menu_opens_a_playtest_of_the_mission_being_edited(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QDialog
+
+    from editor.app import build_parser, create_main_window
+    from editor.play.setup_dialog import PlaytestDialog
+
+    assert build_parser().parse_args(["x.json", "--playtest", "both"]).playtest == "both"
+    window = create_main_window(str(sample_mission(MISSION)), with_lab=False, tell=False)
+    qtbot.addWidget(window)
+    chosen: list[PlaytestDialog] = []
+
+    def accept(dialog: PlaytestDialog) -> int:
+        chosen.append(dialog)
+        assert dialog.side.currentData() == "genestealers"
+        assert dialog.opponent.count() > 0 and dialog.opponent.currentData() == "heuristic-marines"
+        return int(QDialog.DialogCode.Accepted)
+
+    monkeypatch.setattr(PlaytestDialog, "exec", accept)
+    from editor.play import open_playtest
+
+    play = open_playtest(window, "genestealers")
+    assert play is not None and chosen
+    qtbot.addWidget(play)
+    assert play.session.seats == {"marines": "heuristic-marines", "genestealers": HUMAN}
+    assert window.play_menu.actions()[0].text() == "&Playtest…"
+    qtbot.waitUntil(lambda: _ready(play), timeout=10000)
+    play.close()
