@@ -139,7 +139,7 @@ class PlaySession:
         if side is None or side not in self.policies:
             raise SessionError(f"no policy decides now ({side or 'the game is over'})")
         policy, rng, state = self.policies[side], self._rngs[side], self.state.copy()
-        return lambda: policy.choose(state, state.legal_view(), rng)  # type: ignore[no-any-return]
+        return lambda: policy.choose(state, state.legal_view(), rng)
 
     def play_ai(self) -> list[Event]:
         """Let the policy of the side to move take its decision."""
