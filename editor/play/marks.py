@@ -16,8 +16,8 @@ from engine.rules.board import FACE_NAMES
 from engine.rules.observation import Observation
 
 ATTACKS = ("shoot", "flame", "assault")
-_COLOUR = {"move": "#2e7d32", "reach": "#558b2f", "attack": "#c62828", "door": "#ef6c00", "other": "#1565c0",
-           "piece": "#fdd835"}
+_COLOUR = {"move": "#2e7d32", "reach": "#558b2f", "reach_cp": "#b26a00", "attack": "#c62828", "door": "#ef6c00",
+           "other": "#1565c0", "piece": "#fdd835"}
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class ChoicesItem(QGraphicsItem):
             r = square(m.x, m.y, 0.04)
             p.setPen(QPen(colour, 2.4 if m.kind != "piece" else 3.2))
             fill = QColor(colour)
-            fill.setAlpha(0 if m.kind == "piece" else 25 if m.kind == "reach" else 45)
+            fill.setAlpha(0 if m.kind == "piece" else 25 if m.kind.startswith("reach") else 45)
             p.setBrush(fill)
             p.drawRect(r)
             if m.label:

@@ -10,10 +10,11 @@ import os
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QMouseEvent
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
+    QGraphicsView,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -63,9 +64,31 @@ class AiWorker(QThread):
 
 
 class BoardView(FitView):
-    """The map; a left click names the square under it."""
+    """The map, fitted to the window until the wheel zooms it; a left click names the square under it."""
 
     squareClicked = Signal(int, int)
+    zoomed = False
+
+    def zoom_on(self, x: float, y: float, factor: float) -> None:
+        """Zoom to `factor` times the natural size, centred on scene point (x, y)."""
+        self.zoomed = True
+        self.resetTransform()
+        self.scale(factor, factor)
+        self.centerOn(x, y)
+
+    def fit(self) -> None:
+        if not self.zoomed:
+            super().fit()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        self.zoomed = True
+        step = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.scale(step, step)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        self.zoomed = False  # back to the whole level
+        self.fit()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
@@ -154,6 +177,13 @@ class PlayWindow(QMainWindow):
         rl.addWidget(self.pieces, 1)
         rl.addWidget(QLabel("<b>Its actions</b> (double-click or Enter; squares on the map)"))
         rl.addWidget(self.actions_list, 2)
+        legend = QLabel("On the map: <span style='color:#2e7d32'>■</span> a move and its AP "
+                        "(<span style='color:#b26a00'>■</span> 2+1CP: AP, then command points), "
+                        "<span style='color:#c62828'>■</span> a target and the chance to kill it, "
+                        "<span style='color:#ef6c00'>■</span> a door. Wheel zooms, double-click fits.")
+        legend.setWordWrap(True)
+        legend.setStyleSheet("color: #444;")
+        rl.addWidget(legend)
         buttons = QHBoxLayout()
         for b in (self.end_b, self.pass_b, self.undo_b):
             buttons.addWidget(b)
@@ -413,7 +443,8 @@ class PlayWindow(QMainWindow):
             for sq, route in self.routes.items():
                 li, x, y = b.lxy(sq)
                 if b.level_ids[li] == lv and (x, y) not in here:
-                    marks.append(SquareMark(x, y, "reach", f"{route.cost} AP"))
+                    text = _cost_text(route.cost, sel)
+                    marks.append(SquareMark(x, y, "reach_cp" if "CP" in text else "reach", text))
             if sel is not None and sel.sq >= 0:
                 li, x, y = b.lxy(sel.sq)
                 if b.level_ids[li] == lv:
@@ -655,3 +686,11 @@ def _board_document(session: PlaySession, parent: QWidget) -> MissionDocument:
     mission = mission_from_dict(session.mission_doc)
     mission.marines.squad.clear()
     return MissionDocument(mission, None, parent)
+
+
+def _cost_text(cost: int, pc: object) -> str:
+    """A route's cost as the piece pays it: its AP, then (a Marine) command points."""
+    ap = int(getattr(pc, "ap", cost))
+    if getattr(pc, "kind", "") == "marine" and cost > ap:
+        return f"{ap}+{cost - ap}CP"
+    return f"{cost} AP"
