@@ -57,7 +57,10 @@ class LabRun:
         for rec in records:
             self.stats.add(rec)
             if len(self.rows) < MAX_KEPT_ROWS:
-                self.rows.append(compact(rec))
+                row = compact(rec)
+                if "human" in self.spec.policies.values():
+                    row.actions = rec.actions  # a person's game replays from its actions (no policy made them)
+                self.rows.append(row)
             if rec.winner is not None:
                 self.progress_marine_wins.append(self.stats.wins["marines"])
 

@@ -290,3 +290,26 @@ def test_play_menu_opens_a_playtest_of_the_mission_being_edited(qtbot: Any, monk
     assert window.play_menu.actions()[0].text() == "&Playtest…"
     qtbot.waitUntil(lambda: _ready(play), timeout=10000)
     play.close()
+
+
+def test_a_kept_game_opens_in_the_labs_replay(qtbot: Any, tmp_path: Path) -> None:
+    """The lab's replay plays a person's game back from its recorded actions (its seat 'human' is no policy)."""
+    from editor.document import MissionDocument
+    from editor.lab.lab_map import LabMap
+    from editor.lab.replay import ReplayPanel
+    from editor.lab.runs import run_from_results
+
+    session = _session({"genestealers": HUMAN})
+    person = _Heuristic("genestealers")
+    while not session.is_over():
+        session.apply(person(session)) if session.human_to_move() else session.play_ai()
+    path = tmp_path / "kept.json"
+    session.write_record(str(path))
+    lab_map = LabMap(MissionDocument.open(sample_mission(MISSION)))
+    qtbot.addWidget(lab_map)
+    replay = ReplayPanel(lab_map)
+    qtbot.addWidget(replay)
+    replay.show_run(run_from_results(read_results(path), label="kept.json"))
+    replay.load(0)
+    qtbot.waitUntil(lambda: replay._loader is None and bool(replay.frames), timeout=30_000)
+    assert [f.action for f in replay.frames[1:]] == session.actions()
