@@ -560,10 +560,25 @@ class PlayWindow(QMainWindow):
         d = s.state.decision()
         choices = decision_choices(s.state)
         about = " ".join((type(d).__doc__ or "").strip().split("\n\n")[0].split())
+        self._mark_answers(choices)
         dialog = DecisionDialog(f"{SIDE_NAMES[self.viewer]}: {type(d).__name__}", about, choices, self)
         dialog.picked.connect(self._decided)
         self.decision_dialog = dialog
         dialog.open()
+
+    def _mark_answers(self, choices: list[Choice]) -> None:
+        """The squares a decision's answers name (where to place a Genestealer, which entry to lurk at, who
+        fires), numbered as in its dialog."""
+        b = self.session.game.board
+        numbers: dict[str, dict[tuple[int, int], list[str]]] = {}
+        for i, c in enumerate(choices, 1):
+            if c.square >= 0:
+                li, x, y = b.lxy(c.square)
+                numbers.setdefault(b.level_ids[li], {}).setdefault((x, y), []).append(str(i))
+        for lv, item in self._choice_items.items():
+            here = numbers.get(lv, {})
+            item.set_marks([SquareMark(x, y, "other", ",".join(ns) if len(ns) < 4 else f"{ns[0]}–{ns[-1]}")
+                            for (x, y), ns in here.items()])
 
     def _decided(self, choice: Choice) -> None:
         self.decision_dialog = None
