@@ -15,7 +15,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "effects, then the result. The game is a pure function of the mission, options, policies and seed. "
         "With --marines human (or --genestealers human) each decision of that side is read from standard "
         "input: an action's text form or its number in the printed list; ? lists the legal actions; end of "
-        "input resigns (exit 0 with the result).",
+        "input resigns (exit 0 with the result); undo takes back that side's last decision (marked in the record).",
     )
     p.add_argument("mission", help="mission file, or the name of a sample mission (e.g. pitfall)")
     p.add_argument("--seed", type=int, default=0)
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.ai import default_policy
     from engine.ai.base import UnknownPolicyError
-    from engine.commands.human import HumanPlayer, Resigned
+    from engine.commands.human import HumanPlayer, Resigned, UndoAsked
     from engine.commands.playable import report_invalid
     from engine.mission import MissionFileError
     from engine.mission.playable import InvalidMission, load_playable_document
@@ -91,6 +91,12 @@ def run(args: argparse.Namespace) -> int:
             except Resigned:
                 session.resign(mover)
                 break
+            except UndoAsked:
+                if session.undo():
+                    printed = min(printed, len(session.state.log))
+                    print(f"undone: back to turn {session.state.turn}, {session.to_move()} to decide")
+                else:
+                    print("nothing to undo: no decision of yours yet")
         else:
             session.play_ai()
         if not args.quiet:

@@ -219,3 +219,22 @@ def test_choices_price_moves_and_give_the_exact_kill_chance() -> None:
         else:
             session.play_ai()
     assert found_shot
+
+
+def test_undo_in_the_terminal_takes_back_the_persons_decision(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    first = _session({"marines": HUMAN})
+    while not first.human_to_move():
+        first.play_ai()
+    actions = [a.text() for a in first.legal()]
+    record = tmp_path / "g.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("undo\n2\nundo\n1\n"))
+    assert main(["play", "tutorial", "--seed", str(SEED), "--marines", "human", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "nothing to undo" in out and "undone: back to turn 1, marines to decide" in out
+    row = read_results(record)["games"][0]
+    assert row["undone"] == [{"step": len(row["actions"]) - 1, "side": "marines", "action": actions[1]}]
+    assert row["actions"][-1] == actions[0] and row["reason"] == "marines resigned"
