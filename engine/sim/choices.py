@@ -136,7 +136,16 @@ def decision_choices(state: GameState) -> list[Choice]:
             sq = int(state.k.p[pid].sq)
         else:
             sq = -1
-        out.append(Choice(a, a.verb, pid, sq))
+        kill = None
+        if a.verb == "fire" and pid is not None:
+            # An overwatch shot at the acting Genestealer (or the door closed in sight): its exact chance.
+            d = state.decision()
+            target = getattr(d, "genestealer", None) or getattr(d, "door", None)
+            if target is not None and (target in state.k.p or target in state.game.board.doors):
+                from engine.rules.chances import shot_chance
+
+                kill = shot_chance(state, pid, target, overwatch=True).kill
+        out.append(Choice(a, a.verb, pid, sq, None, kill))
     return out
 
 

@@ -238,3 +238,25 @@ def test_undo_in_the_terminal_takes_back_the_persons_decision(
     row = read_results(record)["games"][0]
     assert row["undone"] == [{"step": len(row["actions"]) - 1, "side": "marines", "action": actions[1]}]
     assert row["actions"][-1] == actions[0] and row["reason"] == "marines resigned"
+
+
+def test_an_overwatch_decision_shows_each_shots_exact_chance() -> None:
+    from engine.sim.choices import decision_choices
+
+    found = 0
+    for seed in range(2):
+        session = PlaySession(read_document(str(sample_mission("pitfall"))), {"marines": HUMAN}, seed)
+        policy, rng = make_policy("heuristic-marines"), policy_rng(seed, "marines")
+        while not session.is_over() and not found:
+            if session.human_to_move():
+                d = session.state.decision()
+                for c in decision_choices(session.state):
+                    if c.verb == "fire":
+                        pc = session.state.k.p[c.action.args[0]]
+                        terms = session.state.fire.shot_terms(pc, d.genestealer, True)  # type: ignore[union-attr]
+                        assert c.kill == shot_odds(ShotSpec(pc.ranged, **terms)).kill
+                        found += 1
+                session.apply(policy.choose(session.state, session.state.legal_view(), rng))
+            else:
+                session.play_ai()
+    assert found
