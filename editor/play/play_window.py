@@ -10,8 +10,9 @@ import os
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QThread, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QMouseEvent, QWheelEvent
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QGraphicsView,
@@ -128,6 +129,10 @@ class PlayWindow(QMainWindow):
         self._logged = 0
         self._ai_pending = False
         self._worker: AiWorker | None = None
+        self.closed = False
+        app = QApplication.instance()
+        if app is not None:  # the editor quitting with the window open: the policy's thread ends first
+            app.aboutToQuit.connect(self.stop)
         self._scenes: dict[str, LevelScene] = {}
         self._piece_ids: list[str] = []
         self._choice_items: dict[str, ChoicesItem] = {}
@@ -250,6 +255,8 @@ class PlayWindow(QMainWindow):
     # --- the game loop -------------------------------------------------------------------------------------------
     def advance(self) -> None:
         """Show the game as it now stands and hand the next decision to whoever takes it."""
+        if self.closed:
+            return
         s = self.session
         self._log_new()
         if s.is_over():
@@ -282,7 +289,7 @@ class PlayWindow(QMainWindow):
     def _ai_slice(self) -> None:
         """Start the policy's decision on a worker thread (the window stays live while a look-ahead thinks)."""
         s = self.session
-        if s.is_over() or s.human_to_move():
+        if self.closed or s.is_over() or s.human_to_move():
             self._ai_pending = False
             self.advance()
             return
@@ -296,6 +303,8 @@ class PlayWindow(QMainWindow):
         self._end_worker()
         self._ai_pending = False
         s = self.session
+        if self.closed:
+            return
         if session is not s or ply != len(s.plies) or s.human_to_move() or s.is_over():
             self.advance()  # the game changed meanwhile (resumed, resigned): the answer is stale
             return
@@ -316,9 +325,14 @@ class PlayWindow(QMainWindow):
         """A policy is deciding on its thread."""
         return self._ai_pending
 
-    def closeEvent(self, event: QCloseEvent) -> None:
+    def stop(self) -> None:
+        """Stop playing: no policy starts thinking after this (its thread would outlive the window)."""
+        self.closed = True
         self.clock.stop()
         self._end_worker()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.stop()
         super().closeEvent(event)
 
     def show_curtain(self, side: str) -> None:
@@ -334,8 +348,16 @@ class PlayWindow(QMainWindow):
     def lift_curtain(self) -> None:
         """The next hot-seat player is ready: show the board from their side."""
         self._handed_to = self.session.to_move()
+        if self._handed_to == "marines":
+            self.session.turn_timer_again()  # the sand runs from when the Marine player sees the board
         self.pages.setCurrentIndex(0)
         self.advance()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if self.curtain_up() and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.lift_curtain()
+            return
+        super().keyPressEvent(event)
 
     # --- drawing -------------------------------------------------------------------------------------------------
     def _scene(self, level: str) -> LevelScene:

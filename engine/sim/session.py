@@ -75,6 +75,7 @@ class PlaySession:
         # The policies' RNG states before each decision a person took (what undo puts back).
         self._marks: dict[int, dict[str, RngState]] = {}
         self._timer_turn = 0
+        self._timer_ply = 0  # decisions taken when the timer was last turned
         self.state: GameState = self.game.new_state(self.seed)
         self._start_policies()
         self._follow_timer()
@@ -208,9 +209,19 @@ class PlaySession:
             if self._timer_turn != self.state.turn:
                 # The Genestealer player turns the timer as the Marine command phase ends.
                 self._timer_turn = self.state.turn
+                self._timer_ply = len(self.plies)
                 timer.turn()
         elif timer.running:
             timer.stop()
+
+    def turn_timer_again(self) -> bool:
+        """Turn the timer over afresh if the Marines have taken no decision since it was turned (hot-seat: the
+        Marine player was not yet at the table when their command phase ended); False otherwise."""
+        timer = self.timer
+        if timer is None or not timer.running or len(self.plies) != self._timer_ply:
+            return False
+        timer.turn()
+        return True
 
     def timer_check(self) -> list[Event]:
         """When the sand has run out and the action under way is complete, end the Marine action phase."""

@@ -260,3 +260,15 @@ def test_an_overwatch_decision_shows_each_shots_exact_chance() -> None:
             else:
                 session.play_ai()
     assert found
+
+
+def test_hot_seat_turns_the_timer_again_when_the_marine_player_sits_down() -> None:
+    clock = ManualClock()
+    session = _session(dict.fromkeys(SIDES, HUMAN), "pitfall", timer=SandTimer(100, clock))
+    while not session.marine_action_phase():
+        session.apply(session.legal()[0])
+    clock.advance(30)  # the curtain is up, the Marine player not yet at the table
+    assert session.turn_timer_again() and session.timer.left() == 100  # type: ignore[union-attr]
+    session.apply(next(a for a in session.legal() if a.verb in ("move", "turn")))
+    clock.advance(30)
+    assert not session.turn_timer_again() and session.timer.left() == 70  # type: ignore[union-attr]
