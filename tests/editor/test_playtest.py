@@ -313,3 +313,35 @@ def test_a_kept_game_opens_in_the_labs_replay(qtbot: Any, tmp_path: Path) -> Non
     replay.load(0)
     qtbot.waitUntil(lambda: replay._loader is None and bool(replay.frames), timeout=30_000)
     assert [f.action for f in replay.frames[1:]] == session.actions()
+
+
+def test_clicks_on_the_map_select_a_model_and_walk_it_to_a_reachable_square(qtbot: Any) -> None:
+    from PySide6.QtCore import QPointF
+
+    from editor.scene.terrain_item import S
+
+    session = _session({"marines": HUMAN}, "pitfall")
+    win = PlayWindow(session)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+    while win.decision_dialog is not None:
+        _answer(qtbot, win, session.legal()[0])
+        qtbot.waitUntil(lambda: _ready(win), timeout=10000)
+    b = session.game.board
+
+    def click(sq: int) -> None:
+        li, x, y = b.lxy(sq)
+        win.show_level(b.level_ids[li])
+        point = win.view.mapFromScene(QPointF((x + 0.5) * S, (y + 0.5) * S))
+        qtbot.mouseClick(win.view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+
+    pid = next(p for p in win._piece_ids if session.state.k.p[p].sq >= 0)
+    click(session.state.k.p[pid].sq)
+    assert win.selected == pid and win.choices  # its actions listed, its squares marked
+    far = max(win.routes.values(), key=lambda r: (len(r.actions), -r.cost))
+    assert len(far.actions) >= 2
+    before = len(session.plies)
+    click(far.square)
+    assert session.actions()[before:before + len(far.actions)] == [a.text() for a in far.actions]
+    assert session.state.k.p[pid].sq == far.square
