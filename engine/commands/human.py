@@ -16,8 +16,8 @@ from typing import Any, TextIO
 
 from engine.rules.board import FACE_NAMES
 from engine.rules.observation import Observation
+from engine.sim.session import HUMAN
 
-HUMAN = "human"
 UNDO = "undo"  # (no action's text: every action starts with its verb, and no verb is "undo")
 # Listed at each decision when there are at most this many actions (a reaction, command points, a facing);
 # a longer list (a whole action phase) is shown on `?`.

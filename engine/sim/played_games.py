@@ -16,9 +16,8 @@ from typing import Any
 
 from engine.ai.base import SIDES
 from engine.sim.results import ResultsFileError, read_results
+from engine.sim.session import HUMAN
 from engine.stats.intervals import wilson
-
-HUMAN = "human"
 
 
 @dataclass(frozen=True)
