@@ -9,18 +9,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QThread, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QMouseEvent, QWheelEvent
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
-    QFileDialog,
-    QGraphicsView,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QMainWindow,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QStackedWidget,
@@ -28,88 +25,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.document import MissionDocument
-from editor.lab.lab_map import FitView
 from editor.lab.replay_frames import feature_marks, step_marks
+from editor.play.board import SIDE_NAMES, AiWorker, BoardView, board_document, cost_text, event_line, square_mark
 from editor.play.decision_dialog import DecisionDialog
+from editor.play.game_files import GameFiles
 from editor.play.marks import ATTACKS, ChoicesItem, SquareMark, view_tokens
 from editor.scene.level_scene import LevelScene
-from editor.scene.terrain_item import S
-from engine.mission import mission_from_dict
-from engine.rules.pieces import Event
-from engine.sim.choices import Choice, Route, decision_choices, percent, piece_choices, reach
+from engine.sim.choices import Choice, Route, decision_choices, piece_choices, reach
 from engine.sim.session import PlaySession
-from engine.sim.session_file import SessionFileError, load_session, save_session
 
 TIMER_TICK_MS = 250
-SIDE_NAMES = {"marines": "Marines", "genestealers": "Genestealers"}
 
 
-class AiWorker(QThread):
-    """Runs one policy decision (PlaySession.ai_job) off the GUI thread."""
-
-    chosen = Signal(object, int, object)  # the action, the decisions taken when it started, the session
-    failed = Signal(str)
-
-    def __init__(self, job: Callable[[], object], ply: int, session: PlaySession) -> None:
-        super().__init__()
-        self.job, self.ply, self.session = job, ply, session
-
-    def run(self) -> None:
-        try:
-            action = self.job()
-        except Exception as exc:  # shown in the window; a failing player must not take the editor down
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
-        self.chosen.emit(action, self.ply, self.session)
-
-
-class BoardView(FitView):
-    """The map, fitted to the window until the wheel zooms it; a left click names the square under it."""
-
-    squareClicked = Signal(int, int)
-    zoomed = False
-
-    def zoom_on(self, x: float, y: float, factor: float) -> None:
-        """Zoom to `factor` times the natural size, centred on scene point (x, y)."""
-        self.zoomed = True
-        self.resetTransform()
-        self.scale(factor, factor)
-        self.centerOn(x, y)
-
-    def fit(self) -> None:
-        if not self.zoomed:
-            super().fit()
-
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        self.zoomed = True
-        step = 1.15 if event.angleDelta().y() > 0 else 1 / 1.15
-        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
-        self.scale(step, step)
-
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        self.zoomed = False  # back to the whole level
-        self.fit()
-
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        if event.button() == Qt.MouseButton.LeftButton:
-            pt = self.mapToScene(event.position().toPoint())
-            self.squareClicked.emit(int(pt.x() // S), int(pt.y() // S))
-        super().mousePressEvent(event)
-
-
-def event_line(ev: Event) -> str:
-    """One line of the log: turn, side, action, the dice as rolled and what they did."""
-    dice = " ".join(f"[{d}]" for d in ev.dice)
-    line = f"T{ev.turn} {SIDE_NAMES.get(ev.player, ev.player)}: {ev.action}"
-    if dice:
-        line += f"  dice {dice}"
-    if ev.effects:
-        line += f" — {ev.effects}"
-    return line
-
-
-class PlayWindow(QMainWindow):
+class PlayWindow(GameFiles, QMainWindow):
     """One playtest (see the module's docstring)."""
 
     humanWaiting = Signal()  # a person's decision is on screen (tests and scripts answer it)
@@ -119,7 +47,7 @@ class PlayWindow(QMainWindow):
         super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("Playtest")
         self.session = session
-        self.doc = _board_document(session, self)
+        self.doc = board_document(session, self)
         self.viewer = session.humans()[0] if session.humans() else "marines"  # whose observation is drawn
         self.selected: str | None = None
         self.choices: list[Choice] = []
@@ -461,11 +389,11 @@ class PlayWindow(QMainWindow):
             marks: list[SquareMark] = []
             here = per_level.get(lv, {})
             for (x, y), cs in here.items():
-                marks.append(_square_mark(x, y, cs))
+                marks.append(square_mark(x, y, cs))
             for sq, route in self.routes.items():
                 li, x, y = b.lxy(sq)
                 if b.level_ids[li] == lv and (x, y) not in here:
-                    text = _cost_text(route.cost, sel)
+                    text = cost_text(route.cost, sel)
                     marks.append(SquareMark(x, y, "reach_cp" if "CP" in text else "reach", text))
             if sel is not None and sel.sq >= 0:
                 li, x, y = b.lxy(sel.sq)
@@ -607,127 +535,3 @@ class PlayWindow(QMainWindow):
         self.choose(choice)
 
     # --- undo, save, resume, keep --------------------------------------------------------------------------------
-    def undo(self) -> None:
-        """Take back the last decision a person took (marked in the record)."""
-        if self._ai_pending:
-            return  # (a policy draws from its RNG on its thread: undo waits for its answer)
-        if self.decision_dialog is not None:
-            self.decision_dialog.reject()
-            self.decision_dialog = None
-        if self.session.undo():
-            self._handed_to = self.session.to_move()
-            self.advance()
-
-    def resign(self) -> None:
-        side = self.session.to_move() if self.session.human_to_move() else (self.session.humans() or [None])[0]
-        if side is not None:
-            self.session.resign(side)
-            self.advance()
-
-    def save_dialog(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Save game in progress", "", "Saved game (*.json)")
-        if path:
-            self.save_game(path)
-
-    def save_game(self, path: str) -> None:
-        self._end_worker()
-        try:
-            save_session(self.session, path)
-        except OSError as exc:
-            QMessageBox.warning(self, "Cannot save", f"{path}: {exc.strerror or exc}")
-
-    def resume_dialog(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Resume a saved game", "", "Saved game (*.json)")
-        if path:
-            self.resume(path)
-
-    def resume(self, path: str) -> bool:
-        """Replace this game by the one saved in `path`; a file that is not one is refused with its reason."""
-        try:
-            session = load_session(path)
-        except SessionFileError as exc:
-            QMessageBox.warning(self, "Cannot resume", str(exc))
-            return False
-        self._end_worker()
-        self._ai_pending = False
-        self.session = session
-        self.doc = _board_document(session, self)
-        self._scenes.clear()
-        self._choice_items.clear()
-        self._features_of = None
-        self._logged = 0
-        self.log.clear()
-        self.selected = None
-        self._handed_to = None
-        self.viewer = session.humans()[0] if session.humans() else "marines"
-        if session.timer is not None:
-            self.clock.start()
-        self._retitle()
-        self._show_level()
-        self.advance()
-        return True
-
-    def keep_dialog(self) -> None:
-        from editor import settings
-
-        folder = settings.settings().value("play/folder")
-        path, _ = QFileDialog.getSaveFileName(self, "Keep this game", folder if isinstance(folder, str) else "",
-                                              "Played game (*.json)")
-        if path:
-            settings.settings().setValue("play/folder", os.path.dirname(path))  # where the lab looks for them
-            self.keep_game(path)
-
-    def keep_game(self, path: str) -> None:
-        """Write the game as a one-game results file (what `replay` and the lab read)."""
-        try:
-            self.session.write_record(path)
-            self.record_path = path
-        except OSError as exc:
-            QMessageBox.warning(self, "Cannot write", f"{path}: {exc.strerror or exc}")
-
-    def open_in_lab(self) -> None:
-        """Show this game in the balance lab's replay (its record written to a file first if not yet kept)."""
-        if self.record_path is None:
-            self.keep_dialog()
-        if self.record_path is None:
-            return
-        owner = self.parent()
-        lab = getattr(owner, "lab_window", None)
-        if lab is None or lab.lab is None:
-            QMessageBox.information(self, "Lab", f"The game is kept in {self.record_path}; open it in the lab.")
-            return
-        lab.open()
-        if lab.lab.open_results(self.record_path):
-            lab.lab.replay.load(0)
-
-
-def _square_mark(x: int, y: int, cs: list[Choice]) -> SquareMark:
-    attack = [c for c in cs if c.verb in ATTACKS]
-    if attack:
-        best = max(attack, key=lambda c: c.kill or 0)
-        return SquareMark(x, y, "attack", percent(best.kill) if best.kill is not None else best.label())
-    moves = [c for c in cs if c.verb in ("move", "climb", "jump", "exit", "enter")]
-    if moves:
-        cheapest = min(moves, key=lambda c: c.cost if c.cost is not None else 99)
-        return SquareMark(x, y, "move", cheapest.label())
-    if any(c.verb in ("open", "close") for c in cs):
-        return SquareMark(x, y, "door", cs[0].label())
-    if all(c.verb == "turn" for c in cs):
-        return SquareMark(x, y, "other", "turn")
-    return SquareMark(x, y, "other", cs[0].verb)
-
-
-def _board_document(session: PlaySession, parent: QWidget) -> MissionDocument:
-    """The mission drawn under the game: its own copy, without the deployed squad (the game's Marines are the
-    tokens)."""
-    mission = mission_from_dict(session.mission_doc)
-    mission.marines.squad.clear()
-    return MissionDocument(mission, None, parent)
-
-
-def _cost_text(cost: int, pc: object) -> str:
-    """A route's cost as the piece pays it: its AP, then (a Marine) command points."""
-    ap = int(getattr(pc, "ap", cost))
-    if getattr(pc, "kind", "") == "marine" and cost > ap:
-        return f"{ap}+{cost - ap}CP"
-    return f"{cost} AP"
