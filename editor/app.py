@@ -53,6 +53,9 @@ def create_main_window(path: str | None = None, with_lab: bool = True, tell: boo
     doc.setParent(window)
     if with_lab:
         _install_lab(window)
+    from editor.play import install_play
+
+    install_play(window)
     if tell and error is not None:
         QTimer.singleShot(0, lambda: QMessageBox.critical(window, "Cannot open mission",
                                                           f"The mission could not be opened:\n\n{error}"))
@@ -77,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hulkforge-editor", description="The hulkforge mission editor.")
     p.add_argument("file", nargs="?", help="mission to open (default: the Pitfall sample)")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the window and quit")
+    p.add_argument("--playtest", choices=("marines", "genestealers", "both"),
+                   help="open the mission as a game: the side you play, or both (hot-seat)")
     return p
 
 
@@ -103,6 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         QTimer.singleShot(800, shoot)
     else:
         QTimer.singleShot(0, window.offer_recovery)
+    if args.playtest:
+        from editor.play import open_playtest
+
+        QTimer.singleShot(0, lambda: open_playtest(window, args.playtest))
     wake = quit_on_sigterm(app, window)  # noqa: F841 (the timer must live as long as the loop)
     return int(app.exec())
 

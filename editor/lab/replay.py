@@ -148,7 +148,9 @@ class ReplayPanel(QWidget):
             return
         self.step_label.setText(f"Replaying game {index}…")
         self.load_button.setEnabled(False)
-        loader = ReplayLoader(self.run.spec, index)
+        # A game whose row keeps its actions (a played game) is played back from them, not by the policies.
+        row = next((r for r in self.run.rows if r.index == index and r.actions is not None), None)
+        loader = ReplayLoader(self.run.spec, index, row)
         loader.loaded.connect(self._loaded)
         loader.failed.connect(self._failed)
         loader.finished.connect(self._loader_done)

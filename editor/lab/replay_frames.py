@@ -10,6 +10,7 @@ from PySide6.QtCore import QThread, Signal
 
 from editor.scene.overlay import Mark, Token
 from engine.sim import BatchSpec, game_seed
+from engine.sim.record import GameRecord
 from engine.sim.replay import replay_states
 from engine.sim.runner import build_game
 
@@ -110,12 +111,17 @@ class _MarksOf:
         return out
 
 
-def build_frames(spec: BatchSpec, index: int) -> list[Frame]:
-    """Play game `index` of the batch again and keep a frame per action (with the set-up first)."""
-    start = build_game(spec).new_state(game_seed(spec.seed, index))
+def build_frames(spec: BatchSpec, index: int, row: GameRecord | None = None) -> list[Frame]:
+    """Play game `index` of the batch again and keep a frame per action (with the set-up first). With its `row`
+    holding the game's actions (a played game: a person's decisions), those are played back."""
+    seed = row.seed if row is not None and row.actions is not None else game_seed(spec.seed, index)
+    start = build_game(spec).new_state(seed)
     marks_of = _MarksOf()
     frames = [Frame(-1, int(getattr(start, "turn", 1)), "", "set-up", [], "", tokens_of(start), marks_of(start))]
-    for step, state in replay_states(spec, index):
+    source: BatchSpec | dict[str, Any] = spec
+    if row is not None and row.actions is not None:
+        source = {"spec": spec.to_json(), "games": [row.to_json()]}
+    for step, state in replay_states(source, index):
         events = step.get("events") or []
         dice = [int(d) for e in events for d in (e.get("dice") or [])]
         effects = "; ".join(str(e.get("effects")) for e in events if e.get("effects"))
@@ -131,14 +137,14 @@ class ReplayLoader(QThread):
     loaded = Signal(int, list)  # game index, [Frame]
     failed = Signal(int, str)
 
-    def __init__(self, spec: BatchSpec, index: int) -> None:
+    def __init__(self, spec: BatchSpec, index: int, row: GameRecord | None = None) -> None:
         super().__init__()
-        self.spec, self.index = spec, index
+        self.spec, self.index, self.row = spec, index, row
 
     def run(self) -> None:
         """Build the frames (the thread body)."""
         try:
-            frames = build_frames(self.spec, self.index)
+            frames = build_frames(self.spec, self.index, self.row)
         except Exception as exc:  # shown in the panel; a broken replay must not take the editor down
             tb = traceback.extract_tb(exc.__traceback__)[-1:]
             where = f" ({tb[0].filename}:{tb[0].lineno})" if tb else ""

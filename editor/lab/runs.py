@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.sim import BatchSpec, GameRecord, RunStatus, batch_summary
+from engine.sim.session import HUMAN
 from engine.stats import BatchStats
 
 # Rows kept for the replay list and the CSV; beyond this only the statistics grow (memory stays bounded).
@@ -57,7 +58,10 @@ class LabRun:
         for rec in records:
             self.stats.add(rec)
             if len(self.rows) < MAX_KEPT_ROWS:
-                self.rows.append(compact(rec))
+                row = compact(rec)
+                if HUMAN in self.spec.policies.values():
+                    row.actions = rec.actions  # a person's game replays from its actions (no policy made them)
+                self.rows.append(row)
             if rec.winner is not None:
                 self.progress_marine_wins.append(self.stats.wins["marines"])
 

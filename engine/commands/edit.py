@@ -17,6 +17,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("file", nargs="?", metavar="FILE", help="mission file (.json) or a sample name such as pitfall")
     p.add_argument("--screenshot", metavar="PNG", help="save a screenshot of the editor window and quit")
+    p.add_argument("--playtest", choices=("marines", "genestealers", "both"),
+                   help="open the mission as a game to play: the side you play, or both (hot-seat)")
     return p
 
 
@@ -44,5 +46,8 @@ def run(args: argparse.Namespace) -> int:
     argv = [file] if file else []
     if shot:
         argv += ["--screenshot", shot]
+    playtest: str | None = getattr(args, "playtest", None)
+    if playtest:
+        argv += ["--playtest", playtest]
     code = app.main(argv)
     return code

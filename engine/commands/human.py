@@ -3,7 +3,8 @@
 The person sees only the side's observation (`GameState.observation`): the pieces on the board, the blips as
 blips for the Marines (their values only for the Genestealers), the turn, phase, command points and the pending
 decision, and the numbered legal actions. An answer is an action's text form or its number in that list; `?`
-lists the actions again; end of input resigns.
+lists the actions again; `undo` takes back the person's last decision (marked in the record); end of input
+resigns.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any, TextIO
 
 from engine.rules.board import FACE_NAMES
 from engine.rules.observation import Observation
+from engine.sim.session import HUMAN
 
-HUMAN = "human"
+UNDO = "undo"  # (no action's text: every action starts with its verb, and no verb is "undo")
 # Listed at each decision when there are at most this many actions (a reaction, command points, a facing);
 # a longer list (a whole action phase) is shown on `?`.
 SHORT_LIST = 12
@@ -24,6 +26,10 @@ SHORT_LIST = 12
 
 class Resigned(Exception):
     """The person's input ended: the side resigns."""
+
+
+class UndoAsked(Exception):
+    """The person typed `undo`: take back their last decision (PlaySession.undo)."""
 
 
 def _square(obs: Observation, sq: int, entry: str) -> str:
@@ -111,6 +117,8 @@ class HumanPlayer:
                 for line in action_lines(actions):
                     self._print(line)
                 continue
+            if answer == UNDO:
+                raise UndoAsked(self.side)
             if answer.isdigit():
                 n = int(answer)
                 if 1 <= n <= len(actions):

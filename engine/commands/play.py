@@ -15,7 +15,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "effects, then the result. The game is a pure function of the mission, options, policies and seed. "
         "With --marines human (or --genestealers human) each decision of that side is read from standard "
         "input: an action's text form or its number in the printed list; ? lists the legal actions; end of "
-        "input resigns (exit 0 with the result).",
+        "input resigns (exit 0 with the result); undo takes back that side's last decision (marked in the record).",
     )
     p.add_argument("mission", help="mission file, or the name of a sample mission (e.g. pitfall)")
     p.add_argument("--seed", type=int, default=0)
@@ -33,19 +33,20 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import random
 
-    from engine.ai import default_policy, make_policy, policy_rng
+    from engine.ai import default_policy
     from engine.ai.base import UnknownPolicyError
-    from engine.commands.human import HUMAN, HumanPlayer, Resigned
+    from engine.commands.human import HumanPlayer, Resigned, UndoAsked
     from engine.commands.playable import report_invalid
     from engine.mission import MissionFileError
     from engine.mission.playable import InvalidMission, load_playable_document
     from engine.resources import mission_path
-    from engine.rules.game import Game
+    from engine.sim.session import HUMAN, PlaySession
 
     path = mission_path(args.mission)
     try:
-        doc, mission = load_playable_document(path)
+        doc, _mission = load_playable_document(path)
     except MissionFileError as exc:
         print(f"hulkforge play: {exc}", file=sys.stderr)
         return 2
@@ -58,11 +59,6 @@ def run(args: argparse.Namespace) -> int:
             overrides[name] = json.loads(value)
         except json.JSONDecodeError:
             overrides[name] = value
-    try:
-        game = Game(mission, overrides)
-    except ValueError as exc:
-        print(f"hulkforge play: {exc}", file=sys.stderr)
-        return 2
     if args.record is not None:
         from engine.sim.outputs import OutputError, check_output_path
 
@@ -73,45 +69,53 @@ def run(args: argparse.Namespace) -> int:
             return 2
     sides = ("marines", "genestealers")
     names = {side: getattr(args, side) or default_policy(side) for side in sides}
-    policies: dict[str, Any] = {}
     try:
-        for side in sides:
-            policies[side] = HumanPlayer(side) if names[side] == HUMAN else make_policy(names[side])
-    except (UnknownPolicyError, ValueError) as exc:
+        session = PlaySession(doc, names, args.seed, overrides, mission_path=path)
+    except InvalidMission as exc:
+        return report_invalid("hulkforge play", exc)
+    except UnknownPolicyError as exc:
         print(f"hulkforge play: {exc}; or {HUMAN} for a person in the terminal", file=sys.stderr)
         return 2
-    rngs = {side: policy_rng(args.seed, side) for side in sides}
-    state = game.new_state(args.seed)
-    applied: list[Any] = []
-    resigned: str | None = None
+    except ValueError as exc:  # a bad rule option, or a weights file that cannot be used
+        print(f"hulkforge play: {exc}", file=sys.stderr)
+        return 2
+    people = {side: HumanPlayer(side) for side in session.humans()}
+    rng = random.Random(0)  # (a person draws nothing from it)
     printed = 0
-    while not state.is_terminal():
-        mover = state.current_player()
+    while not session.is_over():
+        mover = session.to_move()
         assert mover is not None
-        actions = state.legal_actions()
-        try:
-            action = policies[mover].choose(state, actions, rngs[mover])
-        except Resigned:
-            resigned = mover
-            break
-        state.apply(action)
-        applied.append(action)
+        if mover in people:
+            try:
+                session.apply(people[mover].choose(session.state, session.legal(), rng))
+            except Resigned:
+                session.resign(mover)
+                break
+            except UndoAsked:
+                if session.undo():
+                    printed = min(printed, len(session.state.log))
+                    print(f"undone: back to turn {session.state.turn}, {session.to_move()} to decide")
+                else:
+                    print("nothing to undo: no decision of yours yet")
+        else:
+            session.play_ai()
         if not args.quiet:
-            for ev in state.log[printed:]:
+            log = session.state.log
+            for ev in log[printed:]:
                 print(_event_line(ev))
-            printed = len(state.log)
-    winner: str
-    if resigned is None:
-        res = state.result()
-        winner, turns, reason = res.winner, res.turns, res.reason
-    else:
-        from engine.sim.played import resignation
-
-        winner, turns, reason = sides[1 - sides.index(resigned)], state.turn, resignation(resigned)
+            printed = len(log)
+    result = session.result()
+    assert result is not None
+    winner, turns, reason = result
     print(f"result: {winner} after {turns} turns ({reason}); "
           f"policies {names['marines']} vs {names['genestealers']}, seed {args.seed}")
     if args.record is not None:
-        return _write_record(args, path, doc, overrides, names, state, applied, resigned)
+        try:
+            session.write_record(args.record)
+        except OSError as exc:
+            print(f"hulkforge play: --record {args.record}: cannot write: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        print(f"game recorded in {args.record} (hulkforge replay {args.record} --game 0)")
     return 0
 
 
@@ -123,25 +127,3 @@ def _event_line(ev: Any) -> str:
     if ev.effects:
         line += f"  {ev.effects}"
     return line
-
-
-def _write_record(args: argparse.Namespace, path: str, doc: dict[str, Any], options: dict[str, object],
-                  names: dict[str, str], state: Any, applied: list[Any], resigned: str | None) -> int:
-    """Write the played game as a one-game results file (replay reads it); 2 when it cannot be written."""
-    from engine.sim.play import finish_record, marine_ids_of
-    from engine.sim.played import resign, write_played_game
-    from engine.sim.spec import BatchSpec
-
-    spec = BatchSpec(games=1, seed=args.seed, mission=path, mission_doc=doc, options=options,
-                     policies=dict(names), keep_actions=True)
-    record = finish_record(state, 0, args.seed, applied, False, spec.max_actions, True,
-                           marine_ids_of(state.game))
-    if resigned is not None:
-        resign(record, resigned)
-    try:
-        write_played_game(args.record, spec, record)
-    except OSError as exc:
-        print(f"hulkforge play: --record {args.record}: cannot write: {exc.strerror or exc}", file=sys.stderr)
-        return 2
-    print(f"game recorded in {args.record} (hulkforge replay {args.record} --game 0)")
-    return 0

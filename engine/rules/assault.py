@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.rules import combat as cb
 from engine.rules.actions import PASS, Action, act
 from engine.rules.board import FACE_INDEX, FACE_NAMES, Board
@@ -89,7 +91,9 @@ class Assault:
             return
         self.attack(pc, k.p[tid])
 
-    def attack(self, att: Piece, dfn: Piece) -> None:
+    def assault_terms(self, att: Piece, dfn: Piece) -> tuple[bool, dict[str, Any]]:
+        """(through a hole, the arguments of combat.roll_assault but the dice) for `att` attacking `dfn` now: what
+        the attack rolls, and what odds.AssaultSpec prices."""
         b = self.game.board
         marine, stealer = (att, dfn) if att.kind == "marine" else (dfn, att)
         through = att.sq // b.plane != dfn.sq // b.plane
@@ -101,12 +105,16 @@ class Assault:
             frontal = True
         else:
             frontal = (not through) and k.front(dfn) == att.sq
+        return through, {"marine": self.fighter(marine), "alpha": stealer.alpha, "frontal": frontal,
+                         "marine_attacking": att.kind == "marine", "ruleset": self.game.ruleset,
+                         "guard": marine.guard and marine is dfn}
+
+    def attack(self, att: Piece, dfn: Piece) -> None:
+        through, terms = self.assault_terms(att, dfn)
         if att.kind != "marine":
-            marine.ow = False
-        roll = cb.roll_assault(self.k.dice, self.fighter(marine), alpha=stealer.alpha, frontal=frontal,
-                               marine_attacking=att.kind == "marine", ruleset=self.game.ruleset,
-                               guard=marine.guard and marine is dfn)
-        k.stack.append(AssaultStep(att.id, dfn.id, roll, 0, through))
+            dfn.ow = False  # a Marine attacked in close assault loses his overwatch
+        roll = cb.roll_assault(self.k.dice, **terms)
+        self.k.stack.append(AssaultStep(att.id, dfn.id, roll, 0, through))
 
     def fighter(self, m: Piece) -> cb.MarineFighter:
         return cb.MarineFighter(m.melee, m.rank, m.shield, m.prone, self.k.psi if m.melee == "force_axe" else 0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.rules import combat as cb
 from engine.rules.actions import PASS, Action, act
 from engine.rules.decisions import (
@@ -131,23 +133,32 @@ class Fire:
         pc.free = False
         self.shoot(pc, a.args[1], overwatch=False)
 
-    def shoot(self, pc: Piece, tid: str, overwatch: bool) -> None:
+    def shot_terms(self, pc: Piece, tid: str, overwatch: bool) -> dict[str, Any]:
+        """The keyword arguments of combat.ranged_attack for `pc` shooting at `tid` now (odds.ShotSpec's too)."""
         k = self.k
         g = self.game
-        sustained = g.sustained_on and pc.sus == tid
         b = g.board
-        if pc.ranged == "assault_cannon":
-            pc.ammo -= 1
         door_sq = b.doors.get(tid)
         target = k.p.get(tid)
         tsq = door_sq if door_sq is not None else (target.sq if target else -1)
         feat = k.feat
-        rubble = feat.rubble_between(b, pc.sq, tsq) if feat.rubble else 0
-        res = cb.ranged_attack(
-            self.k.dice, pc.ranged, ruleset=g.ruleset, sustained=sustained, overwatch=overwatch,
-            alpha=bool(target and target.alpha), rubble_piles=rubble,
-            ac_reloaded=pc.reloaded,
-        )
+        return {
+            "ruleset": g.ruleset, "sustained": g.sustained_on and pc.sus == tid, "overwatch": overwatch,
+            "alpha": bool(target and target.alpha),
+            "rubble_piles": feat.rubble_between(b, pc.sq, tsq) if feat.rubble else 0,
+            "ac_reloaded": pc.reloaded,
+        }
+
+    def shoot(self, pc: Piece, tid: str, overwatch: bool) -> None:
+        k = self.k
+        g = self.game
+        terms = self.shot_terms(pc, tid, overwatch)
+        sustained = terms["sustained"]
+        if pc.ranged == "assault_cannon":
+            pc.ammo -= 1
+        door_sq = g.board.doors.get(tid)
+        target = k.p.get(tid)
+        res = cb.ranged_attack(self.k.dice, pc.ranged, **terms)
         k.note(f"{pc.id} shoots {tid}{' (sustained)' if sustained else ''}: {'kill' if res.kill else 'miss'}")
         if res.kill:
             if door_sq is not None:

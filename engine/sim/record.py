@@ -41,6 +41,8 @@ class GameRecord:
     capped: bool = False
     error: str | None = None
     actions: list[str] | None = None
+    # Decisions a person took back while playtesting: {"step", "side", "action"} each (None: none taken back).
+    undone: list[dict[str, Any]] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready row of the results file (see schemas/results.schema.json)."""
@@ -62,6 +64,8 @@ class GameRecord:
         }
         if self.actions is not None:
             d["actions"] = list(self.actions)
+        if self.undone is not None:
+            d["undone"] = [dict(u) for u in self.undone]
         return d
 
     @classmethod

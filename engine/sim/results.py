@@ -162,7 +162,7 @@ def replay_spec(doc: dict[str, Any], path: str | os.PathLike[str]) -> Any:
         if name == "human":  # a person's game (hulkforge play): its recorded actions are played back
             continue
         try:
-            policy_info(name)
+            policy_info(name.partition(":")[0] if ":" in name else name)  # 'NAME:WEIGHTS.json' (a playtest's seat)
         except UnknownPolicyError as exc:
             raise ResultsFileError(path, f"$.spec.policies.{side}: {exc}") from None
     try:
