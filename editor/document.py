@@ -13,7 +13,7 @@ import time
 from concurrent.futures import Future
 from typing import Any
 
-from PySide6.QtCore import QObject, QRect, QTimer, Signal
+from PySide6.QtCore import QEventLoop, QObject, QRect, QTimer, Signal
 
 from editor import validation_worker
 from editor.features import feature_list
@@ -79,9 +79,12 @@ class MissionDocument(QObject):
         self._poll = QTimer(self)
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self._collect)
-        self.validate_now()
-        if self._map_squares() > SYNC_VALIDATION_SQUARES:
+        if self._map_squares() > SYNC_VALIDATION_SQUARES and validation_worker.available():
+            # A big map's checks take seconds of CPU: the worker answers while the window opens and stays live.
             validation_worker.warm_up()
+            self._timer.start()
+        else:
+            self.validate_now()
 
     # --- files ---------------------------------------------------------------------------------
     @classmethod
@@ -130,6 +133,29 @@ class MissionDocument(QObject):
         issues = validate_mission(self.mission)
         self._validation_ms = (time.process_time() - t0) * 1000
         self._set_issues(issues)
+        return self.issues
+
+    def validated(self) -> bool:
+        """The issues describe the mission as it is now."""
+        return self.validated_revision == self.revision
+
+    def wait_validated(self) -> list[Issue]:
+        """The issues of the mission as it is now (before a save or an export): at once when they are current,
+        else from the worker while the event loop keeps the window live (a quick map validates here)."""
+        if self.validated():
+            return self.issues
+        quick = self._validation_ms < self.sync_validation_ms and self._map_squares() <= SYNC_VALIDATION_SQUARES
+        if quick or not validation_worker.available():
+            return self.validate_now()
+        loop = QEventLoop()
+        self.issuesChanged.connect(loop.quit)
+        try:
+            self._timer.stop()
+            self._validate_later()
+            while not self.validated():
+                loop.exec()
+        finally:
+            self.issuesChanged.disconnect(loop.quit)
         return self.issues
 
     def _set_issues(self, issues: list[Issue]) -> None:

@@ -11,7 +11,7 @@ from editor.document import MissionDocument
 from editor.scene.feature_item import FeatureItem
 from editor.scene.marks import AnchorItem, HeatmapItem, IssueMarksItem, PreviewItem, SelectionItem, TokensItem
 from editor.scene.overlay import ColourScale, GameMarksItem, Mark, Token, colour_function
-from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem, occupied, section_label_squares
+from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem
 from engine.mission import Issue
 
 
@@ -46,7 +46,7 @@ class LevelScene(QGraphicsScene):
         doc.terrainChanged.connect(self._on_terrain)
         doc.featuresChanged.connect(self._on_all)
         doc.featuresChanged.connect(self._label_timer.start)
-        doc.sectionsChanged.connect(self._on_all)
+        doc.sectionsChanged.connect(self._on_sections)
         doc.levelsChanged.connect(self._on_levels)
         doc.issuesChanged.connect(self.refresh_issues)
         self._on_levels()
@@ -55,6 +55,8 @@ class LevelScene(QGraphicsScene):
     # --- document echo --------------------------------------------------------------------------
     def _on_terrain(self, level: str, region: QRect) -> None:
         if level == self.level_id:
+            self.names.invalidate()
+            self.terrain.invalidate(region)
             area = QRectF(region.x() * S, region.y() * S, region.width() * S, region.height() * S)
             self.terrain.update(area.adjusted(-4 * S, -S, 4 * S, S))
             self.features.update(area.adjusted(-S, -S, S, S))
@@ -63,20 +65,25 @@ class LevelScene(QGraphicsScene):
             self.ghost.update()
 
     def _check_labels(self) -> None:
-        lv = self.doc.mission.level(self.level_id)
-        avoid = occupied(self.doc, self.level_id) | self.names.tokens
-        labels = section_label_squares(lv, avoid) if lv is not None else {}
+        labels = self.names.labels()
         if labels != self._labels:  # a name moved: its old place must be repainted too
             self._labels = labels
             self.names.update()
 
     def _on_all(self, *args: object) -> None:
+        self.names.invalidate()
         self.names.update()
         self.terrain.update()
         self.features.update()
         self.ghost.update()
 
+    def _on_sections(self, level: str) -> None:
+        if level == self.level_id:
+            self.terrain.invalidate()  # a declared section may change the tints
+        self._on_all()
+
     def _on_levels(self) -> None:
+        self.terrain.invalidate()
         for item in (self.terrain, self.features, self.ghost, self.names):
             item.prepareGeometryChange()
         lv = self.doc.mission.level(self.level_id)
