@@ -28,6 +28,25 @@ def validate_pickled(blob: bytes) -> tuple[list[Issue], float]:
     return issues, (time.process_time() - t0) * 1000
 
 
+WORKER_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """In the worker: yield the CPU to the editor. On a machine with few cores a validation (seconds of CPU on
+    the largest map) otherwise takes the core the window needs to follow the mouse; its answer may come later,
+    the window answers at once."""
+    import os
+
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):  # no nice() on this platform: the worker runs at the editor's priority
+        pass
+
+
+def _start() -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"), initializer=_lower_priority)
+
+
 def available() -> bool:
     """False once the worker could not be started or died: callers then validate on their own thread."""
     return not _broken
@@ -46,7 +65,7 @@ def warm_up() -> None:
     if _broken or _executor is not None:
         return
     try:
-        _executor = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"))
+        _executor = _start()
         _executor.submit(_ready)
     except (OSError, RuntimeError):
         _broken = True
@@ -60,7 +79,7 @@ def submit(mission: Mission) -> Future[tuple[list[Issue], float]] | None:
     blob = pickle.dumps(mission, protocol=pickle.HIGHEST_PROTOCOL)
     try:
         if _executor is None:
-            _executor = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"))
+            _executor = _start()
         return _executor.submit(validate_pickled, blob)
     except (OSError, RuntimeError):  # no process could be started (limits, interpreter shutting down)
         _broken = True

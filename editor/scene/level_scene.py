@@ -44,8 +44,7 @@ class LevelScene(QGraphicsScene):
         self._label_timer.setInterval(120)
         self._label_timer.timeout.connect(self._check_labels)
         doc.terrainChanged.connect(self._on_terrain)
-        doc.featuresChanged.connect(self._on_all)
-        doc.featuresChanged.connect(self._label_timer.start)
+        doc.featuresChanged.connect(self._on_features)
         doc.sectionsChanged.connect(self._on_sections)
         doc.levelsChanged.connect(self._on_levels)
         doc.issuesChanged.connect(self.refresh_issues)
@@ -76,6 +75,16 @@ class LevelScene(QGraphicsScene):
         self.terrain.update()
         self.features.update()
         self.ghost.update()
+
+    def _on_features(self) -> None:
+        """Repaint the squares whose features changed; names may move off a new counter once the edits pause."""
+        self.names.invalidate()
+        self._label_timer.start()
+        area = self.features.changed_area()
+        if area is None:
+            self._on_all()
+        elif not area.isEmpty():
+            self.update(area)
 
     def _on_sections(self, level: str) -> None:
         if level == self.level_id:
