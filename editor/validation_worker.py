@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing as mp
+import os
 import pickle
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 
+from PySide6.QtCore import QEventLoop, QTimer
+
 from engine.mission import Issue, Mission
+from engine.mission.salvage import Salvage
 
 _executor: ProcessPoolExecutor | None = None
 _broken = False
@@ -35,8 +39,6 @@ def _lower_priority() -> None:
     """In the worker: yield the CPU to the editor. On a machine with few cores a validation (seconds of CPU on
     the largest map) otherwise takes the core the window needs to follow the mouse; its answer may come later,
     the window answers at once."""
-    import os
-
     try:
         os.nice(WORKER_NICENESS)
     except (AttributeError, OSError):  # no nice() on this platform: the worker runs at the editor's priority
@@ -45,6 +47,55 @@ def _lower_priority() -> None:
 
 def _start() -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"), initializer=_lower_priority)
+
+
+def read_pickled(path: str) -> tuple[bytes | None, str | None]:
+    """In the worker: a mission file read for repair (engine.mission.salvage), pickled, or the message of the
+    MissionFileError that refused it (the exception itself does not survive a pickle)."""
+    from engine.mission import MissionFileError
+    from engine.mission.salvage import read_for_repair
+
+    try:
+        found = read_for_repair(path)
+    except MissionFileError as exc:
+        return None, exc.detail
+    return pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL), None
+
+
+def read_for_repair_live(path: str) -> Salvage:
+    """read_for_repair of a big file in the worker while the event loop keeps the window live (reading and
+    checking the largest mission is a quarter of a second of pure Python); on this thread when there is no worker."""
+    from engine.mission import MissionFileError
+    from engine.mission.salvage import read_for_repair
+
+    global _executor, _broken
+    if _broken:
+        return read_for_repair(path)
+    try:
+        if _executor is None:
+            _executor = _start()
+        job = _executor.submit(read_pickled, os.fspath(path))
+    except (OSError, RuntimeError):
+        _broken = True
+        return read_for_repair(path)
+    loop = QEventLoop()
+    poll = QTimer()
+    poll.setInterval(10)
+    poll.timeout.connect(lambda: loop.quit() if job.done() else None)
+    poll.start()
+    while not job.done():
+        loop.exec()
+    poll.stop()
+    try:
+        blob, refused = job.result()
+    except Exception:  # the worker died: read here, and validate here from now on
+        mark_broken()
+        return read_for_repair(path)
+    if refused is not None:
+        raise MissionFileError(path, refused)
+    assert blob is not None
+    found: Salvage = pickle.loads(blob)
+    return found
 
 
 def available() -> bool:
