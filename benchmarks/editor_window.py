@@ -44,18 +44,19 @@ SECTION_CODES = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 ROOM = 11  # squares of floor per room side; one wall between rooms
 
 
-def largest_mission() -> Any:
-    """8 levels of 200x200 filled with 11x11 rooms, 1,000 doors in the walls between them, one Marine."""
+def largest_mission(levels: int = 8, size: int = 200, doors_wanted: int = 1000) -> Any:
+    """The largest mission the format allows (by default): 8 levels of 200x200 filled with 11x11 rooms, 1,000
+    doors in the walls between them, one Marine. Smaller ones for a quick check."""
     from editor.dialogs import new_mission
     from engine.mission.model import Door, Section
 
-    mission = new_mission("Largest", 200, 200, 8)
+    mission = new_mission("Largest", size, size, levels)
     doors: list[Door] = []
-    per_level = 1000 // len(mission.levels)
+    per_level = doors_wanted // len(mission.levels)
     period = ROOM + 1
-    count = (200 - 1) // period  # rooms per side
+    count = (size - 1) // period  # rooms per side
     for lv in mission.levels:
-        rows = [["#"] * 200 for _ in range(200)]
+        rows = [["#"] * size for _ in range(size)]
         lv.sections.clear()
         for j in range(count):
             for i in range(count):
@@ -115,6 +116,10 @@ class Watchdog:
     def _tick(self) -> None:
         with self.lock:
             self.ticks.append((time.perf_counter(), time.thread_time()))
+
+    def last_tick(self) -> float:
+        with self.lock:
+            return self.ticks[-1][0] if self.ticks else 0.0
 
     def longest_gap(self, t0: float, t1: float) -> tuple[float, float]:
         """Longest gap (ms) between consecutive ticks that overlaps [t0, t1], and the GUI thread's CPU time in it
@@ -260,14 +265,16 @@ def settled(doc: Any) -> bool:
 class Bench:
     """Drives the window from a thread while the GUI thread runs the event loop."""
 
-    def __init__(self, window: Any, path: str, real: bool, repeats: int) -> None:
-        self.window, self.path, self.repeats = window, path, repeats
+    def __init__(self, window: Any, path: str, real: bool, repeats: int, size: int = 200,
+                 quiet_s: float = QUIET_S) -> None:
+        self.window, self.path, self.repeats, self.size, self.quiet_s = window, path, repeats, size, quiet_s
         self.gui = Gui()
         self.watchdog = Watchdog()
         self.input: XInput | QTestInput = XInput(self.gui) if real else QTestInput(self.gui, window)
         self.stalls: dict[str, Stalls] = {name: Stalls() for name in ACTIONS}
         self.error: BaseException | None = None
         self.screenshot: str | None = None
+        self.title = "8 levels of 200x200, 1,000 doors"
 
     # --- helpers (driver thread) --------------------------------------------------------------------------------
     def wait_settled(self) -> None:
@@ -276,15 +283,17 @@ class Bench:
         while time.perf_counter() - start < SETTLE_LIMIT_S:
             if settled(self.window.doc):
                 quiet_since = quiet_since or time.perf_counter()
-                if time.perf_counter() - quiet_since >= QUIET_S:
-                    return
+                if time.perf_counter() - quiet_since >= self.quiet_s:
+                    break
             else:
                 quiet_since = None
             time.sleep(0.01)
-        # The loop answers again: a stall still running when the quiet time ran out has closed, and its end is
+        # The loop ticks again: a stall still running when the quiet time ran out has closed, and its end is
         # among the watchdog's ticks.
+        mark = time.perf_counter()
         self.gui(lambda: None)
-        time.sleep(2 * TICK_MS / 1000)
+        while self.watchdog.last_tick() < mark and time.perf_counter() - mark < SETTLE_LIMIT_S:
+            time.sleep(TICK_MS / 1000)
 
     def measure(self, name: str, act: Callable[[], None], split: str | None = None) -> None:
         """Run `act` (real input) and record the longest stall from its start until things settle; with `split`,
@@ -342,7 +351,7 @@ class Bench:
             self.gui(lambda: QApplication.instance().quit())  # type: ignore[union-attr]
 
     def _run(self) -> None:
-        n = self.repeats
+        n, size = self.repeats, self.size
         inp = self.input
         self.gui(lambda: self.window.views[self.window.current_level()].fit())
         self.wait_settled()
@@ -352,22 +361,22 @@ class Bench:
         inp.click(cx, cy)
         self.tool("Brush")
         for i in range(2 * n):
-            x, y = 2 + (i * 23) % 180, 2 + (i * 37) % 180
+            x, y = 2 + (i * 23) % (size - 12), 2 + (i * 37) % (size - 4)
             self.measure("brush stroke", self.drag_squares([(x + d, y) for d in range(0, 8)], 1 if i % 3 else 3),
                          split="validate-on-paint")
         self.tool("Rectangle")
         for i in range(n):
-            x, y = 5 + (i * 41) % 160, 5 + (i * 29) % 160
+            x, y = 2 + (i * 41) % (size - 16), 2 + (i * 29) % (size - 9)
             self.measure("rectangle", self.drag_squares([(x, y), (x + 6, y + 3), (x + 12, y + 6)], 1))
         self.tool("Flood fill")
         for i in range(n):
             # The wall grid between the rooms: nearly a whole level turns to floor, then back to wall.
-            x, y = self.screen_of(12, 100 + 0.0)
+            x, y = self.screen_of(ROOM + 1, size // 2)
             self.measure("flood fill", lambda x=x, y=y, b=1 if i % 2 == 0 else 3: inp.click(x, y, b))
         self.tool("Eraser")
         for i in range(n):
-            y = 1 + (i % 8) * 12 + ROOM // 2
-            self.measure("erase", self.drag_squares([(x, y) for x in range(10, 40, 2)], 1))
+            y = 1 + (i % ((size - 1) // (ROOM + 1))) * (ROOM + 1) + ROOM // 2
+            self.measure("erase", self.drag_squares([(x, y) for x in range(2, min(40, size - 2), 2)], 1))
         for _ in range(n):
             self.measure("undo", lambda: inp.key("ctrl+z"))
         for _ in range(n):
@@ -385,7 +394,7 @@ class Bench:
                 [(cx, cy), (cx + d // 3, cy + d // 4), (cx + 2 * d // 3, cy + d // 2), (cx + d, cy + d)], 2))
         self.gui(lambda: self.window.views[self.window.current_level()].fit())
         for i in range(n):
-            x, y = 20 + (i * 31) % 120, 20 + (i * 17) % 120
+            x, y = 2 + (i * 31) % (size - 24), 2 + (i * 17) % (size - 19)
             self.wait_settled()
             self.measure("select/move", self.drag_squares([(x, y), (x + 10, y + 10), (x + 20, y + 15)], 1))
             self.measure("select/move", self.drag_squares([(x + 5, y + 5), (x + 8, y + 6), (x + 12, y + 8)], 1))
@@ -394,7 +403,7 @@ class Bench:
             self.tool("Select")
             inp.click(*self.view_centre())  # the new views: the keyboard focus back on the map
             self.tool("Brush")
-            self.measure("brush stroke", self.drag_squares([(30 + d, 30) for d in range(5)], 1),
+            self.measure("brush stroke", self.drag_squares([(size // 2 + d, size // 2) for d in range(5)], 1),
                          split="validate-on-paint")
             self.measure("save", lambda: inp.key("ctrl+s"))
             if not self.gui(lambda: self.window.doc.undo_stack.isClean()):
@@ -406,7 +415,7 @@ class Bench:
             self.gui(lambda: self.window.screen().grabWindow(0).save(self.screenshot))
 
     def report(self) -> str:
-        lines = [f"Event-loop stalls on the largest mission (8 levels of 200x200, 1,000 doors), "
+        lines = [f"Event-loop stalls on a mission of {self.title}, "
                  f"input: {self.input.name}",
                  f"(longest gap between {TICK_MS} ms watchdog ticks, from an action's first input until it settles; "
                  "beside it the GUI thread's own CPU time in that gap)"]
@@ -414,8 +423,10 @@ class Bench:
         return "\n".join(lines)
 
 
-def bench(real: bool, repeats: int, screenshot: str | None = None) -> tuple[str, dict[str, Stalls]]:
-    """Open the largest mission in a 1920x1080 window, drive every action, return the report and the stalls."""
+def bench(real: bool, repeats: int, screenshot: str | None = None, levels: int = 8, size: int = 200,
+          doors: int = 1000, quiet_s: float = QUIET_S) -> tuple[str, dict[str, Stalls]]:
+    """Open the largest mission (or the one of `levels`, `size`, `doors`) in a 1920x1080 window, drive every
+    action, return the report and the stalls."""
     from PySide6.QtWidgets import QApplication
 
     from editor.app import create_main_window
@@ -425,7 +436,7 @@ def bench(real: bool, repeats: int, screenshot: str | None = None) -> tuple[str,
     tmp = tempfile.mkdtemp(prefix="hulkforge-window-")
     try:
         path = os.path.join(tmp, "largest.json")
-        save_mission(largest_mission(), path)
+        save_mission(largest_mission(levels, size, doors), path)
         window = create_main_window(None, with_lab=False)
         window.autosave_timer.stop()
         window.resize(1920, 1050)
@@ -433,7 +444,8 @@ def bench(real: bool, repeats: int, screenshot: str | None = None) -> tuple[str,
         window.show()
         window.open_file(path, ask=False)
         app.processEvents()
-        runner = Bench(window, path, real, repeats)
+        runner = Bench(window, path, real, repeats, size, quiet_s)
+        runner.title = f"{levels} levels of {size}x{size}, {doors:,} doors"
         runner.screenshot = screenshot
         driver = threading.Thread(target=runner.run, daemon=True)
         driver.start()
@@ -454,7 +466,13 @@ def main(argv: list[str] | None = None) -> int:
                    help="an X window driven by xdotool (under xvfb-run 1920x1080 when there is no DISPLAY); "
                         "without it: offscreen with QTest events")
     p.add_argument("--repeats", type=int, default=6, help="runs of each action (default 6)")
-    p.add_argument("--screenshot", metavar="PNG", help="after the run, save a picture of the window here")
+    p.add_argument("--screenshot", metavar="PNG", help="after the run, save a picture of the screen here")
+    p.add_argument("--levels", type=int, default=8, help="levels of the mission (default 8, the most allowed)")
+    p.add_argument("--size", type=int, default=200, help="squares per side of each level (default 200, the most; "
+                   "at least 40)")
+    p.add_argument("--doors", type=int, default=1000, help="doors (default 1000, the most allowed)")
+    p.add_argument("--settle-ms", type=float, default=QUIET_S * 1000,
+                   help=f"quiet time that ends an action (default {QUIET_S * 1000:.0f})")
     args = p.parse_args(argv)
     if args.real_window and not os.environ.get("DISPLAY"):
         if shutil.which("xvfb-run") is None or shutil.which("xdotool") is None:
@@ -468,7 +486,10 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["QT_QPA_PLATFORM"] = "xcb"
     else:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    text, _ = bench(args.real_window, args.repeats, args.screenshot)
+    if args.size < 40 or not 1 <= args.levels <= 8 or args.repeats < 1:
+        p.error("--size must be at least 40, --levels 1 to 8, --repeats at least 1")
+    text, _ = bench(args.real_window, args.repeats, args.screenshot, args.levels, args.size, args.doors,
+                    args.settle_ms / 1000)
     print(text)
     return 0
 

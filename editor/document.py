@@ -15,7 +15,7 @@ from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QObject, QRect, QTimer, Signal
+from PySide6.QtCore import QObject, QRect, QTimer, Signal
 
 from editor import validation_worker
 from editor.features import feature_list
@@ -156,15 +156,9 @@ class MissionDocument(QObject):
         quick = self._validation_ms < self.sync_validation_ms and self._map_squares() <= SYNC_VALIDATION_SQUARES
         if quick or not validation_worker.available():
             return self.validate_now()
-        loop = QEventLoop()
-        self.issuesChanged.connect(loop.quit)
-        try:
-            self._timer.stop()
-            self._validate_later()
-            while not self.validated():
-                loop.exec()
-        finally:
-            self.issuesChanged.disconnect(loop.quit)
+        self._timer.stop()
+        self._validate_later()
+        validation_worker.wait_live(self.validated)
         return self.issues
 
     def _set_issues(self, issues: list[Issue]) -> None:
