@@ -413,6 +413,18 @@ class Bench:
             self.wait_settled()
             # The screen as the X server shows it (offscreen: the window drawn by Qt).
             self.gui(lambda: self.window.screen().grabWindow(0).save(self.screenshot))
+            # Close up, centred where four tiles of section borders meet (TerrainItem.TILE), for seams.
+            from editor.scene.terrain_item import TILE, S
+
+            def close_up() -> None:
+                view = self.window.views[self.window.current_level()]
+                view.set_zoom(1.0)
+                view.centerOn(3 * TILE * S, 3 * TILE * S)
+
+            self.gui(close_up)
+            self.wait_settled()
+            stem, ext = os.path.splitext(self.screenshot)
+            self.gui(lambda: self.window.screen().grabWindow(0).save(f"{stem}-zoom{ext or '.png'}"))
 
     def report(self) -> str:
         lines = [f"Event-loop stalls on a mission of {self.title}, "

@@ -50,6 +50,19 @@ class LevelScene(QGraphicsScene):
         doc.issuesChanged.connect(self.refresh_issues)
         self._on_levels()
         self.refresh_issues()
+        # The level's pictures made while the window is idle, one level per turn of the event loop, so that the
+        # first look at a tab does not build a 200x200 level's borders and names while the designer waits.
+        self._warm_timer = QTimer(self)
+        self._warm_timer.setSingleShot(True)
+        self._warm_timer.timeout.connect(self.warm)
+        self._warm_timer.start(0)
+
+    def warm(self) -> None:
+        """Make the terrain's pictures and the names' places now, if anything changed since."""
+        lv = self.doc.mission.level(self.level_id)
+        if lv is not None and lv.width:
+            self.terrain._refresh_cache(lv)
+            self.names.labels()
 
     # --- document echo --------------------------------------------------------------------------
     def _on_terrain(self, level: str, region: QRect) -> None:
