@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import QRect, QRectF, QTimer
 from PySide6.QtGui import QColor, QRegion
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem
@@ -13,6 +15,34 @@ from editor.scene.marks import AnchorItem, HeatmapItem, IssueMarksItem, PreviewI
 from editor.scene.overlay import ColourScale, GameMarksItem, Mark, Token, colour_function
 from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem
 from engine.mission import Issue
+
+_to_warm: list[weakref.ref[LevelScene]] = []
+_warm_timer: QTimer | None = None
+
+
+def _warm_later(scene: LevelScene) -> None:
+    global _warm_timer
+    _to_warm.append(weakref.ref(scene))
+    if _warm_timer is None:
+        _warm_timer = QTimer()
+        _warm_timer.setSingleShot(True)
+        _warm_timer.timeout.connect(_warm_next)
+    _warm_timer.start(0)
+
+
+def _warm_next() -> None:
+    """One level per turn of the event loop: eight zero-delay timers would all fire in one turn, a stall of
+    eight levels' work."""
+    while _to_warm:
+        scene = _to_warm.pop(0)()
+        try:
+            if scene is not None:
+                scene.warm()
+                break
+        except RuntimeError:  # the scene went with its window
+            continue
+    if _to_warm and _warm_timer is not None:
+        _warm_timer.start(0)
 
 
 class LevelScene(QGraphicsScene):
@@ -50,12 +80,9 @@ class LevelScene(QGraphicsScene):
         doc.issuesChanged.connect(self.refresh_issues)
         self._on_levels()
         self.refresh_issues()
-        # The level's pictures made while the window is idle, one level per turn of the event loop, so that the
-        # first look at a tab does not build a 200x200 level's borders and names while the designer waits.
-        self._warm_timer = QTimer(self)
-        self._warm_timer.setSingleShot(True)
-        self._warm_timer.timeout.connect(self.warm)
-        self._warm_timer.start(0)
+        # The level's pictures made while the window is idle, so that the first look at a tab does not build a
+        # 200x200 level's borders and names while the designer waits.
+        _warm_later(self)
 
     def warm(self) -> None:
         """Make the terrain's pictures and the names' places now, if anything changed since."""
