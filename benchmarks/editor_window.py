@@ -413,13 +413,14 @@ class Bench:
             self.wait_settled()
             # The screen as the X server shows it (offscreen: the window drawn by Qt).
             self.gui(lambda: self.window.screen().grabWindow(0).save(self.screenshot))
-            # Close up, centred where four tiles of section borders meet (TerrainItem.TILE), for seams.
-            from editor.scene.terrain_item import TILE, S
+            # Close up, centred on square (96, 96), where four tiles of section borders meet (TerrainItem.TILE is
+            # 32), for seams.
+            from editor.scene.terrain_item import S
 
             def close_up() -> None:
                 view = self.window.views[self.window.current_level()]
                 view.set_zoom(1.0)
-                view.centerOn(3 * TILE * S, 3 * TILE * S)
+                view.centerOn(96 * S, 96 * S)
 
             self.gui(close_up)
             self.wait_settled()
