@@ -33,4 +33,4 @@ class EditStack(QUndoStack):
         """Undoing a macro (an eraser stroke through 20 doors) refreshes the views once, through the document's
         batched(), when the stack belongs to a document."""
         batched = getattr(self.parent(), "batched", None)
-        return batched() if callable(batched) else nullcontext()  # type: ignore[no-any-return]
+        return batched() if callable(batched) else nullcontext()
