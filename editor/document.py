@@ -10,7 +10,9 @@ from __future__ import annotations
 import copy
 import os
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QObject, QRect, QTimer, Signal
@@ -30,13 +32,18 @@ SYNC_VALIDATION_MS = 30.0
 SYNC_VALIDATION_SQUARES = 64 * 64  # a map bigger than this may turn costly in one fill: always the worker
 POLL_MS = 15
 BLANK_SIZE = (30, 20)  # a level added to a mission that has none
+BIG_FILE_BYTES = 200_000  # a file this big is read in the validation worker (the largest mission is 460 KB)
 _DELETE = object()  # marks "remove this key" for dict values in apply_value
 
 
 def read_for_editing(path: str | os.PathLike[str]) -> Salvage:
     """A file read for repair (engine.mission.salvage), with a level to paint on if it has none: the editor
     shows levels as tabs and needs one."""
-    found = read_for_repair(path)
+    try:
+        big = os.path.getsize(path) >= BIG_FILE_BYTES
+    except OSError:
+        big = False  # read_for_repair names the problem
+    found = validation_worker.read_for_repair_live(os.fspath(path)) if big else read_for_repair(path)
     if not found.mission.levels:
         w, h = BLANK_SIZE
         found.mission.levels.append(Level("level1", 0, [WALL * w for _ in range(h)], "Level 1"))
@@ -69,6 +76,8 @@ class MissionDocument(QObject):
         self.revision = 0  # bumped on every change; autosave and previews key on it
         self.validated_revision = -1  # the revision `issues` describe
         self.sync_validation_ms = SYNC_VALIDATION_MS
+        self._batch = 0  # depth of batched() blocks
+        self._features_pending = False
         self._validation_ms = 0.0  # CPU cost of the last validation, wherever it ran
         self._job: Future[tuple[list[Issue], float]] | None = None
         self._job_revision = -1
@@ -79,9 +88,12 @@ class MissionDocument(QObject):
         self._poll = QTimer(self)
         self._poll.setInterval(POLL_MS)
         self._poll.timeout.connect(self._collect)
-        self.validate_now()
-        if self._map_squares() > SYNC_VALIDATION_SQUARES:
+        if self._map_squares() > SYNC_VALIDATION_SQUARES and validation_worker.available():
+            # A big map's checks take seconds of CPU: the worker answers while the window opens and stays live.
             validation_worker.warm_up()
+            self._timer.start()
+        else:
+            self.validate_now()
 
     # --- files ---------------------------------------------------------------------------------
     @classmethod
@@ -130,6 +142,23 @@ class MissionDocument(QObject):
         issues = validate_mission(self.mission)
         self._validation_ms = (time.process_time() - t0) * 1000
         self._set_issues(issues)
+        return self.issues
+
+    def validated(self) -> bool:
+        """The issues describe the mission as it is now."""
+        return self.validated_revision == self.revision
+
+    def wait_validated(self) -> list[Issue]:
+        """The issues of the mission as it is now (before a save or an export): at once when they are current,
+        else from the worker while the event loop keeps the window live (a quick map validates here)."""
+        if self.validated():
+            return self.issues
+        quick = self._validation_ms < self.sync_validation_ms and self._map_squares() <= SYNC_VALIDATION_SQUARES
+        if quick or not validation_worker.available():
+            return self.validate_now()
+        self._timer.stop()
+        self._validate_later()
+        validation_worker.wait_live(self.validated)
         return self.issues
 
     def _set_issues(self, issues: list[Issue]) -> None:
@@ -187,6 +216,26 @@ class MissionDocument(QObject):
             raise KeyError(level_id)
         return lv
 
+    @contextmanager
+    def batched(self) -> Iterator[None]:
+        """Within it, featuresChanged is sent once, at the end: a compound edit moving 40 features repaints and
+        refreshes the panels once, not 80 times (on the largest map each time cost every level's scene a look at
+        1,000 doors)."""
+        self._batch += 1
+        try:
+            yield
+        finally:
+            self._batch -= 1
+            if self._batch == 0 and self._features_pending:
+                self._features_pending = False
+                self.featuresChanged.emit()
+
+    def _features_changed(self) -> None:
+        if self._batch:
+            self._features_pending = True
+        else:
+            self.featuresChanged.emit()
+
     # --- mutators, for commands only ---------------------------------------------------------
     def apply_cells(self, level_id: str, cells: dict[tuple[int, int], str]) -> None:
         """Set the character of each square; rows grow as needed so edits never go out of the grid."""
@@ -222,7 +271,7 @@ class MissionDocument(QObject):
     def apply_insert_feature(self, kind: str, index: int, obj: Any) -> None:
         feature_list(self.mission, kind).insert(index, obj)
         self._changed()
-        self.featuresChanged.emit()
+        self._features_changed()
 
     def apply_remove_feature(self, kind: str, obj: Any) -> int:
         """Remove by identity; returns the index it held so undo puts it back in place."""
@@ -230,7 +279,7 @@ class MissionDocument(QObject):
         index = next(i for i, o in enumerate(lst) if o is obj)
         del lst[index]
         self._changed()
-        self.featuresChanged.emit()
+        self._features_changed()
         return index
 
     def apply_replace_feature(self, kind: str, old: Any, new: Any) -> None:
@@ -238,7 +287,7 @@ class MissionDocument(QObject):
         index = next(i for i, o in enumerate(lst) if o is old)
         lst[index] = new
         self._changed()
-        self.featuresChanged.emit()
+        self._features_changed()
 
     def apply_value(self, target: Any, key: str, value: Any, what: str = "properties") -> None:
         """Set an attribute (or a dict key; `DELETE` removes it) and emit the signal named by `what`."""
@@ -276,7 +325,7 @@ class MissionDocument(QObject):
     def apply_random_setup(self, setup: RandomSetup | None) -> None:
         self.mission.random_setup = setup
         self._changed()
-        self.featuresChanged.emit()
+        self._features_changed()
 
     def apply_mission(self, mission: Mission) -> None:
         """Swap the whole model (whole-map transforms such as rotation keep a snapshot each way)."""
@@ -289,9 +338,11 @@ class MissionDocument(QObject):
         if what.startswith("sections:"):
             self.sectionsChanged.emit(what.split(":", 1)[1])
             return
+        if what == "features":
+            self._features_changed()
+            return
         {
             "properties": self.propertiesChanged,
-            "features": self.featuresChanged,
             "levels": self.levelsChanged,
         }[what].emit()
 

@@ -108,7 +108,10 @@ class FileActions:
         self.set_document(doc)
         settings.add_recent_file(path)
         self.refresh_recent_menu()
-        self.report_repair()
+        if doc.validated():
+            self.report_repair()
+        else:  # a big map validates in the worker: what breaks the format is known when it answers
+            doc.issuesChanged.connect(self._report_repair_once)
         return True
 
     def import_dialog(self: MainWindow) -> bool:
@@ -150,6 +153,13 @@ class FileActions:
                 + (f"\n… and {len(warnings) - LISTED} more" if len(warnings) > LISTED else ""))
         return True
 
+    def _report_repair_once(self: MainWindow) -> None:
+        doc = self.sender()
+        if isinstance(doc, MissionDocument):
+            doc.issuesChanged.disconnect(self._report_repair_once)
+            if doc is self.doc:
+                self.report_repair()
+
     def report_repair(self: MainWindow) -> None:
         """After opening a file that breaks the mission format: say so, and what reading it changed."""
         doc = self.doc
@@ -183,7 +193,7 @@ class FileActions:
 
     def confirm_format(self: MainWindow, path: str) -> bool:
         """Before saving a mission that breaks the format: warn, and save only if the designer says so."""
-        self.doc.validate_now()
+        self.doc.wait_validated()
         errors = self.doc.format_errors()
         if not errors:
             return True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 
@@ -18,3 +20,17 @@ class EditStack(QUndoStack):
     def push(self, cmd: QUndoCommand) -> None:
         if changes_anything(cmd):
             super().push(cmd)
+
+    def undo(self) -> None:
+        with self._batched():
+            super().undo()
+
+    def redo(self) -> None:
+        with self._batched():
+            super().redo()
+
+    def _batched(self) -> AbstractContextManager[None]:
+        """Undoing a macro (an eraser stroke through 20 doors) refreshes the views once, through the document's
+        batched(), when the stack belongs to a document."""
+        batched = getattr(self.parent(), "batched", None)
+        return batched() if callable(batched) else nullcontext()

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing as mp
+import os
 import pickle
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+
 from engine.mission import Issue, Mission
+from engine.mission.salvage import Salvage
 
 _executor: ProcessPoolExecutor | None = None
 _broken = False
@@ -26,6 +31,77 @@ def validate_pickled(blob: bytes) -> tuple[list[Issue], float]:
     t0 = time.process_time()
     issues = validate_mission(pickle.loads(blob))
     return issues, (time.process_time() - t0) * 1000
+
+
+WORKER_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """In the worker: yield the CPU to the editor. On a machine with few cores a validation (seconds of CPU on
+    the largest map) otherwise takes the core the window needs to follow the mouse; its answer may come later,
+    the window answers at once."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (AttributeError, OSError):  # no nice() on this platform: the worker runs at the editor's priority
+        pass
+
+
+def _start() -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"), initializer=_lower_priority)
+
+
+def read_pickled(path: str) -> tuple[bytes | None, str | None]:
+    """In the worker: a mission file read for repair (engine.mission.salvage), pickled, or the message of the
+    MissionFileError that refused it (the exception itself does not survive a pickle)."""
+    from engine.mission import MissionFileError
+    from engine.mission.salvage import read_for_repair
+
+    try:
+        found = read_for_repair(path)
+    except MissionFileError as exc:
+        return None, exc.detail
+    return pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL), None
+
+
+def read_for_repair_live(path: str) -> Salvage:
+    """read_for_repair of a big file in the worker while the event loop keeps the window live (reading and
+    checking the largest mission is a quarter of a second of pure Python); on this thread when there is no worker."""
+    from engine.mission import MissionFileError
+    from engine.mission.salvage import read_for_repair
+
+    global _executor, _broken
+    if _broken:
+        return read_for_repair(path)
+    try:
+        if _executor is None:
+            _executor = _start()
+        job = _executor.submit(read_pickled, os.fspath(path))
+    except (OSError, RuntimeError):
+        _broken = True
+        return read_for_repair(path)
+    wait_live(job.done)
+    try:
+        blob, refused = job.result()
+    except Exception:  # the worker died: read here, and validate here from now on
+        mark_broken()
+        return read_for_repair(path)
+    if refused is not None:
+        raise MissionFileError(path, refused)
+    assert blob is not None
+    found: Salvage = pickle.loads(blob)
+    return found
+
+
+def wait_live(done: Callable[[], bool]) -> None:
+    """Handle the window's events until done() (checked at least every 10 ms): a wait the designer does not see
+    as a frozen window."""
+    poll = QTimer()
+    poll.start(10)  # wakes the wait below when nothing else happens
+    try:
+        while not done():
+            QCoreApplication.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+    finally:
+        poll.stop()
 
 
 def available() -> bool:
@@ -46,7 +122,7 @@ def warm_up() -> None:
     if _broken or _executor is not None:
         return
     try:
-        _executor = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"))
+        _executor = _start()
         _executor.submit(_ready)
     except (OSError, RuntimeError):
         _broken = True
@@ -60,7 +136,7 @@ def submit(mission: Mission) -> Future[tuple[list[Issue], float]] | None:
     blob = pickle.dumps(mission, protocol=pickle.HIGHEST_PROTOCOL)
     try:
         if _executor is None:
-            _executor = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"))
+            _executor = _start()
         return _executor.submit(validate_pickled, blob)
     except (OSError, RuntimeError):  # no process could be started (limits, interpreter shutting down)
         _broken = True

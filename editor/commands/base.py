@@ -7,6 +7,8 @@ keeps its children as plain Python objects and runs them: redo in order, undo in
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
+
 from PySide6.QtGui import QUndoCommand
 
 from editor.undo_stack import changes_anything
@@ -24,12 +26,22 @@ class CompoundCommand(QUndoCommand):
         self.children_.append(child)
 
     def redo(self) -> None:
-        for child in self.children_:
-            child.redo()
+        with self._batched():
+            for child in self.children_:
+                child.redo()
 
     def undo(self) -> None:
-        for child in reversed(self.children_):
-            child.undo()
+        with self._batched():
+            for child in reversed(self.children_):
+                child.undo()
+
+    def _batched(self) -> AbstractContextManager[None]:
+        """The document's batched() (its views refresh once after all the children), when a child knows it."""
+        for child in self.children_:
+            batched = getattr(getattr(child, "doc", None), "batched", None)
+            if callable(batched):
+                return batched()  # type: ignore[no-any-return]
+        return nullcontext()
 
     def changes_anything(self) -> bool:
         return any(changes_anything(c) for c in self.children_)

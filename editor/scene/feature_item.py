@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
@@ -65,6 +67,34 @@ def draw_side_arrow(p: QPainter, x: int, y: int, side: str, colour: str, label: 
     draw_text(p, square(x, y, 0.05).translated(0, S * 0.18), label, "#ffffff", 0.24)
 
 
+# Weakly held: a closed document must be free to go.
+_standing_cache: tuple[weakref.ref[MissionDocument] | None, int, dict[str, dict[tuple[int, int], list[str]]]] = (
+    None, -1, {})
+
+
+def standing(doc: MissionDocument) -> dict[str, dict[tuple[int, int], list[str]]]:
+    """level -> square -> what stands there (the features' reprs; a pitfall also on the square below it), once
+    per revision of the document for all its levels' scenes."""
+    global _standing_cache
+    cached_doc, rev, out = _standing_cache
+    if cached_doc is not None and cached_doc() is doc and rev == doc.revision:
+        return out
+    from editor.features import iter_features, places
+
+    m = doc.mission
+    out = {}
+    for kind, obj in iter_features(m):
+        for lv, x, y in places(kind, obj):
+            text = f"{lv}{kind}{obj!r}"
+            out.setdefault(lv, {}).setdefault((x, y), []).append(text)
+            if kind == "pitfalls":
+                below = m.level_below(lv)
+                if below is not None:
+                    out.setdefault(below.id, {}).setdefault((x, y), []).append(text)
+    _standing_cache = (weakref.ref(doc), doc.revision, out)
+    return out
+
+
 class FeatureItem(QGraphicsItem):
     """Only draws; everything is read from the document at paint time."""
 
@@ -72,6 +102,30 @@ class FeatureItem(QGraphicsItem):
         super().__init__()
         self.doc, self.level_id = doc, level_id
         self.setZValue(10)
+        self._drawn: dict[tuple[int, int], list[str]] | None = None  # what stood where at the last changed_area
+        self._zones_drawn = ""
+
+    def _standing(self) -> dict[tuple[int, int], list[str]]:
+        """Each square of this level and what stands on it (the features' reprs; pitfall bottoms from above)."""
+        return standing(self.doc).get(self.level_id, {})
+
+    def changed_area(self) -> QRectF | None:
+        """The scene rectangle around every square whose features changed since the last call (empty: none),
+        or None when the whole level must be redrawn (the first call, random zones changed). An edit of one
+        door then repaints a few squares, not a 200x200 map."""
+        now = self._standing()
+        zones = repr(self.doc.mission.random_setup)
+        before, self._drawn = self._drawn, now
+        if before is None or zones != self._zones_drawn:
+            self._zones_drawn = zones
+            return None
+        changed = [sq for sq in before.keys() | now.keys() if before.get(sq) != now.get(sq)]
+        if not changed:
+            return QRectF()
+        xs = [x for x, _ in changed]
+        ys = [y for _, y in changed]
+        # A square around them: labels and arrows reach a little past their own square.
+        return QRectF((min(xs) - 1) * S, (min(ys) - 1) * S, (max(xs) - min(xs) + 3) * S, (max(ys) - min(ys) + 3) * S)
 
     def boundingRect(self) -> QRectF:
         lv = self.doc.mission.level(self.level_id)

@@ -64,6 +64,28 @@ def boundary_lines(labels: np.ndarray, scale: float, skip: int | None = None,
     return lines
 
 
+def tile_boundary_lines(padded: np.ndarray, x0: int, y0: int, x1: int, y1: int, scale: float) -> list[QLineF]:
+    """The sides of `boundary_lines` that belong to the tile of squares [x0, x1) x [y0, y1): the left and top
+    side of each of its squares, and the right (bottom) side too on the map's last column (row).
+
+    `padded` is the level's codes bordered by one cell (np.pad of codes_array): tiles together draw every side
+    once, so an edit recomputes only the tiles it touches.
+    """
+    h, w = padded.shape[0] - 2, padded.shape[1] - 2
+    xe, ye = x1 + (x1 == w), y1 + (y1 == h)
+    lines: list[QLineF] = []
+    # Side at x between squares x-1 and x: padded columns x and x+1.
+    vert = padded[y0 + 1:y1 + 1, x0:xe] != padded[y0 + 1:y1 + 1, x0 + 1:xe + 1]
+    for col, start, end in _runs(vert.T):
+        x = (col + x0) * scale
+        lines.append(QLineF(x, (start + y0) * scale, x, (end + y0) * scale))
+    horiz = padded[y0:ye, x0 + 1:x1 + 1] != padded[y0 + 1:ye + 1, x0 + 1:x1 + 1]
+    for row, start, end in _runs(horiz):
+        y = (row + y0) * scale
+        lines.append(QLineF((start + x0) * scale, y, (end + x0) * scale, y))
+    return lines
+
+
 def _runs(mask: np.ndarray) -> list[tuple[int, int, int]]:
     """(row, start, end) of every run of True along each row of a 2-D boolean array."""
     if mask.size == 0:

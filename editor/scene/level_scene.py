@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 from PySide6.QtCore import QRect, QRectF, QTimer
 from PySide6.QtGui import QColor, QRegion
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem
@@ -11,8 +13,36 @@ from editor.document import MissionDocument
 from editor.scene.feature_item import FeatureItem
 from editor.scene.marks import AnchorItem, HeatmapItem, IssueMarksItem, PreviewItem, SelectionItem, TokensItem
 from editor.scene.overlay import ColourScale, GameMarksItem, Mark, Token, colour_function
-from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem, occupied, section_label_squares
+from editor.scene.terrain_item import GhostBelowItem, S, SectionNamesItem, TerrainItem
 from engine.mission import Issue
+
+_to_warm: list[weakref.ref[LevelScene]] = []
+_warm_timer: QTimer | None = None
+
+
+def _warm_later(scene: LevelScene) -> None:
+    global _warm_timer
+    _to_warm.append(weakref.ref(scene))
+    if _warm_timer is None:
+        _warm_timer = QTimer()
+        _warm_timer.setSingleShot(True)
+        _warm_timer.timeout.connect(_warm_next)
+    _warm_timer.start(0)
+
+
+def _warm_next() -> None:
+    """One level per turn of the event loop: eight zero-delay timers would all fire in one turn, a stall of
+    eight levels' work."""
+    while _to_warm:
+        scene = _to_warm.pop(0)()
+        try:
+            if scene is not None:
+                scene.warm()
+                break
+        except RuntimeError:  # the scene went with its window
+            continue
+    if _to_warm and _warm_timer is not None:
+        _warm_timer.start(0)
 
 
 class LevelScene(QGraphicsScene):
@@ -44,17 +74,28 @@ class LevelScene(QGraphicsScene):
         self._label_timer.setInterval(120)
         self._label_timer.timeout.connect(self._check_labels)
         doc.terrainChanged.connect(self._on_terrain)
-        doc.featuresChanged.connect(self._on_all)
-        doc.featuresChanged.connect(self._label_timer.start)
-        doc.sectionsChanged.connect(self._on_all)
+        doc.featuresChanged.connect(self._on_features)
+        doc.sectionsChanged.connect(self._on_sections)
         doc.levelsChanged.connect(self._on_levels)
         doc.issuesChanged.connect(self.refresh_issues)
         self._on_levels()
         self.refresh_issues()
+        # The level's pictures made while the window is idle, so that the first look at a tab does not build a
+        # 200x200 level's borders and names while the designer waits.
+        _warm_later(self)
+
+    def warm(self) -> None:
+        """Make the terrain's pictures and the names' places now, if anything changed since."""
+        lv = self.doc.mission.level(self.level_id)
+        if lv is not None and lv.width:
+            self.terrain._refresh_cache(lv)
+            self.names.labels()
 
     # --- document echo --------------------------------------------------------------------------
     def _on_terrain(self, level: str, region: QRect) -> None:
         if level == self.level_id:
+            self.names.invalidate()
+            self.terrain.invalidate(region)
             area = QRectF(region.x() * S, region.y() * S, region.width() * S, region.height() * S)
             self.terrain.update(area.adjusted(-4 * S, -S, 4 * S, S))
             self.features.update(area.adjusted(-S, -S, S, S))
@@ -63,20 +104,35 @@ class LevelScene(QGraphicsScene):
             self.ghost.update()
 
     def _check_labels(self) -> None:
-        lv = self.doc.mission.level(self.level_id)
-        avoid = occupied(self.doc, self.level_id) | self.names.tokens
-        labels = section_label_squares(lv, avoid) if lv is not None else {}
+        labels = self.names.labels()
         if labels != self._labels:  # a name moved: its old place must be repainted too
             self._labels = labels
             self.names.update()
 
     def _on_all(self, *args: object) -> None:
+        self.names.invalidate()
         self.names.update()
         self.terrain.update()
         self.features.update()
         self.ghost.update()
 
+    def _on_features(self) -> None:
+        """Repaint the squares whose features changed; names may move off a new counter once the edits pause."""
+        self.names.invalidate()
+        self._label_timer.start()
+        area = self.features.changed_area()
+        if area is None:
+            self._on_all()
+        elif not area.isEmpty():
+            self.update(area)
+
+    def _on_sections(self, level: str) -> None:
+        if level == self.level_id:
+            self.terrain.invalidate()  # a declared section may change the tints
+        self._on_all()
+
     def _on_levels(self) -> None:
+        self.terrain.invalidate()
         for item in (self.terrain, self.features, self.ghost, self.names):
             item.prepareGeometryChange()
         lv = self.doc.mission.level(self.level_id)
