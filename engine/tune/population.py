@@ -18,12 +18,16 @@ from typing import Any
 
 from engine.stats.intervals import paired_diff, wilson
 from engine.tune.tiers import TIERS
-from engine.tune.train import FINALISTS, Outcomes, Round, Trainer, other
+from engine.tune.train import Outcomes, Round, Trainer, other
 
 GATE = 0.03  # the most a trained side may lose against any opponent, as a share of games (3 points)
 POPULATION = ("random", "novice", "heuristic", "search", "rounds")
 ROUNDS_KEPT = 3  # with `rounds`: the other side's most recent distinct weights met, besides its start weights
-POPULATION_CHECK_SHARE = 0.25  # of a round's games, for re-playing the finalists and the defaults
+# Of a round's games, for re-playing the finalists beside the incumbent and the defaults. The gate compares
+# point estimates per opponent, so these games matter more than in single-opponent training: with 25 games a
+# single game is 4 points and every candidate that loses one is refused.
+POPULATION_CHECK_SHARE = 0.4
+FINALISTS = 2
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,7 @@ def population_round(tr: Trainer, side: str, start: dict[str, float], incumbent:
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     n = len(opponents)
-    candidates_checked = FINALISTS + 2  # the finalists, the incumbent and the defaults
+    candidates_checked = FINALISTS + (1 if start == incumbent else 2)  # the finalists, incumbent, defaults
     per_check = max(trial_games, int(games * POPULATION_CHECK_SHARE) // (candidates_checked * n))
     trial_cost = trial_games * n
     n_trials = max(2, (games - trial_cost - per_check * candidates_checked * n) // trial_cost)
