@@ -65,15 +65,21 @@ def run(args: argparse.Namespace) -> int:
                                ("--trial-games", args.trial_games, 1), ("--check-games", args.check_games, 0)):
             if not least <= v <= MAX_GAMES:
                 raise UsageError(f"{flag} must be between {least} and {MAX_GAMES:,}, not {short_number(v)}")
+        per_trial = args.trial_games
         if args.against is not None:
-            from engine.tune.population import parse_against
+            from engine.tune.population import build_population, parse_against
 
             try:
                 args.against = parse_against(args.against)
             except ValueError as exc:
                 raise UsageError(str(exc)) from None
-        if args.games < 4 * args.trial_games * args.rounds:
-            raise UsageError(f"--games {args.games} leaves fewer than 4 trials of {args.trial_games} games a round")
+            for side in SIDES:  # the fewest opponents either side meets (the first round has no earlier rounds)
+                opponents, notes = build_population(args.against, side, {}, [])
+                if not opponents:
+                    raise UsageError(f"--against: no opponent left for the {side} ({'; '.join(notes)})")
+                per_trial = max(per_trial, len(opponents) * args.trial_games)
+        if args.games < 4 * per_trial * args.rounds:
+            raise UsageError(f"--games {args.games} leaves fewer than 4 trials of {per_trial} games a round")
         args.params = []
         args.marines = args.genestealers = None  # the heuristic players: their weights are what is trained
         args.max_actions = 20_000

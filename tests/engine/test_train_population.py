@@ -102,8 +102,8 @@ def test_the_population_names_its_opponents_and_skips_players_not_built_in(monke
             parse_against(bad)
 
 
-def test_the_command_prints_the_population_table_and_writes_it(tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_prints_the_population_table_and_writes_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "w.json"
     code = main(["train", "tutorial", "--side", "genestealers", "--games", "120", "--trial-games", "10",
                  "--check-games", "10", "--workers", "1", "--against", "random,novice", "-o", str(out)])
@@ -119,3 +119,13 @@ def test_the_command_prints_the_population_table_and_writes_it(tmp_path: Path,
     assert main(["train", "tutorial", "--side", "marines", "--games", "120", "--trial-games", "10",
                  "--against", "novice,wizard", "-o", str(tmp_path / "x.json")]) == 2
     assert "--against: unknown opponent 'wizard'" in capsys.readouterr().err
+    policy_names()
+    for name in ("search-marines", "search-genestealers"):
+        monkeypatch.delitem(registry._REGISTRY, name, raising=False)
+    assert main(["train", "tutorial", "--side", "marines", "--games", "120", "--trial-games", "10",
+                 "--against", "search", "-o", str(tmp_path / "x.json")]) == 2
+    assert "--against: no opponent left for the marines (opponent search skipped" in capsys.readouterr().err
+    assert main(["train", "tutorial", "--side", "marines", "--games", "70", "--trial-games", "10",
+                 "--against", "random,novice", "-o", str(tmp_path / "x.json")]) == 2
+    assert "leaves fewer than 4 trials of 20 games a round" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
