@@ -28,7 +28,6 @@ from engine.stats.intervals import paired_diff, wilson
 from engine.tune.tiers import TIERS, Tier, playable
 
 TUNED = "tuned"
-LEVELS = ("random", "novice", "heuristic", TUNED)  # without the look-ahead tier (see check_levels)
 CONVERGED_WITHIN = 0.05  # the two strongest tiers agree when their paired 95% interval lies within ±5 points
 
 
