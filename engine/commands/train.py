@@ -139,8 +139,10 @@ def _train(args: argparse.Namespace, base: Any, kept: Kept) -> int:
     def on_round(rd: Any) -> None:
         if not args.json:
             choice = "new weights" if rd.changed else "kept the incumbent"
+            refused = ", ".join(f"{100 * gap:+.1f} against {who}" for who, gap in rd.refused)
             worst = (f"; worst case against {rd.worst_against} {100 * rd.worst:+.1f} pts vs the defaults, "
-                     f"{rd.rejected} candidate(s) refused" if rd.worst is not None else "")
+                     f"{rd.rejected} candidate(s) refused{' (' + refused + ')' if refused else ''}"
+                     if rd.worst is not None else "")
             print(f"  round {args.rounds and len(done) + 1}: {rd.side}, {rd.trials} trials, best trial "
                   f"{pct(rd.best_trial_score)}; fresh seeds: incumbent {pct(rd.incumbent_check)}, kept "
                   f"{pct(rd.kept_check)} ({choice}){worst}, {rd.games} games", flush=True)

@@ -153,7 +153,8 @@ def population_round(tr: Trainer, side: str, start: dict[str, float], incumbent:
     return Round(side, n_trials, max(t[0] for t in tried), checks[0][0], checks[best][0],
                  finalists[best] != incumbent, dict(finalists[best]), tr.spent - spent0,
                  worst=checks[best][1], worst_against=checks[best][2],
-                 rejected=len(finalists) - len(eligible))
+                 rejected=len(finalists) - len(eligible),
+                 refused=[(c[2], c[1]) for i, c in enumerate(checks) if i not in eligible])
 
 
 @dataclass

@@ -65,6 +65,7 @@ class Round:
     worst: float | None = None  # against a population: the kept weights' worst win rate minus the defaults'
     worst_against: str = ""  # ...and against which opponent
     rejected: int = 0  # finalists refused because they fell more than the gate below the defaults somewhere
+    refused: list[tuple[str, float]] = field(default_factory=list)  # each refused one's worst opponent and gap
 
 
 @dataclass

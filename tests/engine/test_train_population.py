@@ -55,6 +55,7 @@ def test_a_population_refuses_weights_that_trade_one_opponent_for_another(stub: 
                 against=["novice", "heuristic"])
     (rd,) = pop.rounds
     assert rd.worst is not None and rd.worst >= -GATE
+    assert all(gap < -GATE for _, gap in rd.refused) and len(rd.refused) == rd.rejected
     (check,) = pop.population
     assert [r.opponent for r in check.rows] == ["novice", "heuristic"]
     # What is written is within the gate on the check's fresh seeds, or the defaults (fell back).
