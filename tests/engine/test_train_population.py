@@ -51,7 +51,8 @@ def test_a_population_refuses_weights_that_trade_one_opponent_for_another(stub: 
     alone = train(BASE, "marines", games=1600, trial_games=50, check_games=400, workers=1)
     assert alone.weights["marines"]["caution"] > DEFAULT_CAUTION + 0.2
     # Against both, every kept candidate stays within the gate against the novices.
-    pop = train(BASE, "marines", games=1600, trial_games=50, check_games=400, workers=1,
+    # (3,000 games: enough for a round without the gate to keep caution near 1 and lose 7 points to the novices.)
+    pop = train(BASE, "marines", games=3000, trial_games=50, check_games=400, workers=1,
                 against=["novice", "heuristic"])
     (rd,) = pop.rounds
     assert rd.worst is not None and rd.worst >= -GATE
@@ -74,7 +75,7 @@ def test_a_side_that_fails_the_final_check_keeps_the_defaults(stub: None, monkey
         return out
 
     monkeypatch.setattr(Trainer, "play", unlucky)
-    r = train(BASE, "marines", games=1600, trial_games=50, check_games=100, workers=1,
+    r = train(BASE, "marines", games=2000, trial_games=50, check_games=100, workers=1,
               against=["novice", "heuristic"])
     (check,) = r.population
     assert r.rounds[0].changed  # the round found weights it kept...
