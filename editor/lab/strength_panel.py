@@ -1,5 +1,6 @@
-"""Lab › Strength: play the mission with random, novice, heuristic and tuned players on each side and say
-whether the balance verdict holds when the players get better (engine.tune.strength)."""
+"""Lab › Strength: play the mission with players of graded skill on each side (random, novice, heuristic, the
+look-ahead player, and tuned ones), draw the skill curve and say whether the balance verdict has stopped moving
+(engine.tune.strength)."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ from PySide6.QtWidgets import (
 from editor.lab.engine_job import EngineJob, JobPanel
 from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot
 from engine.sim import BatchSpec
-from engine.tune.strength import Cell, StrengthReport, pairings
+from engine.tune.strength import TUNED, Cell, StrengthReport, check_levels, check_tiers, pairings
+from engine.tune.tiers import TIER_NAMES, parse_tiers
 
 DEFAULT_GAMES = 400  # per pairing: 9 or 16 pairings make a check of a few thousand games
 
@@ -58,6 +60,10 @@ class StrengthPanel(JobPanel):
         self.games.setSingleStep(100)
         self.games.setValue(DEFAULT_GAMES)
         self.games.setToolTip("Games played for each pairing of players (its own count, not the run panel's)")
+        self.tiers = QLineEdit(",".join(TIER_NAMES))
+        self.tiers.setToolTip("Skill tiers, weakest first; search:GAMES sets the look-ahead budget. A tier whose "
+                              "players are not in this build is skipped with a note.")
+        self.skipped: list[str] = []
         self.progress = QProgressBar()
         self.verdict = QLabel("Seed, mission and workers come from the run panel.")
         self.verdict.setWordWrap(True)
@@ -71,6 +77,7 @@ class StrengthPanel(JobPanel):
         form.addRow("Tuned players", row)
         form.addRow(self.full)
         form.addRow("Games per pairing", self.games)
+        form.addRow("Skill tiers", self.tiers)
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -95,11 +102,13 @@ class StrengthPanel(JobPanel):
         try:
             tuned = load_weights_file(self.weights.text().strip()) if self.weights.text().strip() else {}
             base = self.spec_source().with_changes(games=self.games.value())
+            tiers = parse_tiers(self.tiers.text())
         except ValueError as exc:
             self.verdict.setText(f"<span style='color:#b71c1c'>{exc}</span>")
             return False
         opts = self.run_options()
-        self.levels = ["random", "novice", "heuristic"] + (["tuned"] if tuned else [])
+        self.levels = check_levels(tuned, tiers)
+        self.skipped = check_tiers(tiers)[1]
         self.cells, self.report = [], None
         n_pairs = len(pairings(self.levels, self.full.isChecked()))
         self.progress.setRange(0, max(1, base.games * n_pairs))
@@ -108,11 +117,12 @@ class StrengthPanel(JobPanel):
         from engine.tune.strength import strength_check
 
         job = EngineJob(functools.partial(
-            strength_check, base, tuned, matrix=self.full.isChecked(), backend=opts.get("backend", "local"),
+            strength_check, base, tuned, matrix=self.full.isChecked(), tiers=tiers,
+            backend=opts.get("backend", "local"),
             workers=opts.get("workers"), scheduler=opts.get("scheduler"), on_cell=self.cellDone.emit))
         job.progressed.connect(self.progress.setValue)
         job.done.connect(self._done)
-        self.verdict.setText(f"Playing {n_pairs} pairings of {base.games} games…")
+        self.verdict.setText(f"Playing {n_pairs} pairings of {base.games} games…" + self._notes())
         self.launch(job)
         return True
 
@@ -127,8 +137,12 @@ class StrengthPanel(JobPanel):
         if report is None:
             self.verdict.setText(f"<span style='color:#b71c1c'>{error}</span>")
         else:
-            self.verdict.setText(report.verdict() + (" (stopped early)" if report.cancelled else ""))
+            self.verdict.setText(report.verdict() + (" (stopped early)" if report.cancelled else "") + self._notes())
+            self._draw()
         self.finished.emit(report)
+
+    def _notes(self) -> str:
+        return "".join(f"<br><i>{note}</i>" for note in self.skipped)
 
     def _fill_table(self) -> None:
         lv = self.levels
@@ -142,20 +156,38 @@ class StrengthPanel(JobPanel):
             self.table.setItem(lv.index(c.marines), lv.index(c.genestealers), item)
         self.table.resizeColumnsToContents()
 
+    def chart_points(self) -> dict[str, Any]:
+        """The skill curve as drawn: tier names, x positions, Marine win rates and their Wilson intervals; the
+        tuned players apart (they are not a tier)."""
+        diag = {c.marines: c for c in self.cells if c.marines == c.genestealers and c.games}
+        curve = [lv for lv in self.levels if lv != TUNED and lv in diag]
+        tuned = [lv for lv in self.levels if lv == TUNED and lv in diag]
+
+        def arrays(names: list[str]) -> dict[str, np.ndarray]:
+            cells = [diag[n] for n in names]
+            return {"x": np.array([float(self.levels.index(n)) for n in names]),
+                    "rate": np.array([c.rate() for c in cells]),
+                    "low": np.array([c.interval()[0] for c in cells]),
+                    "high": np.array([c.interval()[1] for c in cells])}
+
+        return {"tiers": curve, **arrays(curve), "tuned": arrays(tuned)}
+
     def _draw(self) -> None:
         plot = self.plot
         plot.clear()
-        style_plot(plot, "Marine win rate at equal strength (Wilson 95%)", "players on both sides", "Marine win rate")
+        verdict = self.report.curve_verdict() if self.report is not None else None
+        title = "Skill curve: Marine win rate at equal strength (Wilson 95%)"
+        style_plot(plot, title + (f"<br>{verdict.headline}" if verdict is not None else ""),
+                   "players on both sides, weakest first", "Marine win rate")
         plot.setYRange(0, 1, padding=0.02)
-        diag = [c for c in self.cells if c.marines == c.genestealers]
-        diag.sort(key=lambda c: self.levels.index(c.marines))
-        if not diag:
-            return
-        x = np.array([self.levels.index(c.marines) for c in diag], dtype=float)
-        y = np.array([c.rate() for c in diag])
-        lo = np.array([c.interval()[0] for c in diag])
-        hi = np.array([c.interval()[1] for c in diag])
-        plot.addItem(pg.PlotDataItem(x, y, pen=pg.mkPen(SIDE_COLOURS["marines"], width=2), symbol="o",
-                                     symbolBrush=SIDE_COLOURS["marines"]))
-        plot.addItem(pg.ErrorBarItem(x=x, y=y, top=hi - y, bottom=y - lo, beam=0.15, pen=pg.mkPen(FOREGROUND)))
+        pts = self.chart_points()
         plot.getAxis("bottom").setTicks([[(float(i), lv) for i, lv in enumerate(self.levels)]])
+        colour = SIDE_COLOURS["marines"]
+        for group, pen, symbol in ((pts, pg.mkPen(colour, width=2), "o"), (pts["tuned"], None, "s")):
+            x, y = group["x"], group["rate"]
+            if not len(x):
+                continue
+            plot.addItem(pg.PlotDataItem(x, y, pen=pen, symbol=symbol, symbolBrush=colour if pen else None,
+                                         symbolPen=pg.mkPen(colour)))
+            plot.addItem(pg.ErrorBarItem(x=x, y=y, top=group["high"] - y, bottom=y - group["low"], beam=0.15,
+                                         pen=pg.mkPen(FOREGROUND)))

@@ -41,12 +41,19 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    "that Ctrl-C or SIGTERM stopped (OUT itself): play only the games it lacks. Same arguments "
                    "as the first run; without anything to resume, plays the whole batch")
     p.add_argument("--strength-check", action="store_true",
-                   help="play --games games for each pairing of random, novice, heuristic and tuned players and "
-                   "report whether the Marine win rate depends on their strength (--out: the report as JSON)")
+                   help="play --games games for each pairing of random, novice, heuristic, look-ahead and tuned "
+                   "players; report the Marine win rate at equal strength tier by tier (the skill curve: CONVERGED "
+                   "when the two strongest tiers agree within 5 points, paired) and whether tuned players change "
+                   "it (--out: the report as JSON)")
+    p.add_argument("--tiers", metavar="TIERS", default=None,
+                   help="with --strength-check: the skill tiers, weakest first (default random,novice,heuristic,"
+                   "search; search:GAMES sets the look-ahead budget; a tier whose players are not in this build "
+                   "is skipped with a note)")
     p.add_argument("--tuned", metavar="WEIGHTS.json", default=None,
                    help="with --strength-check: the tuned players' weights (hulkforge train)")
     p.add_argument("--diagonal", action="store_true",
-                   help="with --strength-check: only equal strengths on both sides (4 batches instead of 16)")
+                   help="with --strength-check: only equal strengths on both sides (one batch per strength instead "
+                   "of one per pairing)")
     return p
 
 

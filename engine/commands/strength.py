@@ -25,6 +25,14 @@ def run_strength_check(args: argparse.Namespace) -> int:
     try:
         if args.marines or args.genestealers or args.params or args.param_files:
             raise UsageError("--strength-check chooses the players itself; give tuned weights with --tuned")
+        tiers = None
+        if args.tiers is not None:
+            from engine.tune.tiers import parse_tiers
+
+            try:
+                tiers = parse_tiers(args.tiers)
+            except ValueError as exc:
+                raise UsageError(f"--tiers: {exc}") from None
         tuned = {}
         if args.tuned:
             try:
@@ -42,7 +50,7 @@ def run_strength_check(args: argparse.Namespace) -> int:
     except OutputError as exc:
         print(f"hulkforge simulate: {exc}", file=sys.stderr)
         return 2
-    progress = Progress(check_games(spec.games, tuned, not args.diagonal), "strength check: ")
+    progress = Progress(check_games(spec.games, tuned, not args.diagonal, tiers), "strength check: ")
 
     def document(report: Any, complete: bool) -> dict[str, Any]:
         return {"mission": args.mission, "games": spec.games, "seed": spec.seed, **report.to_json(),
@@ -54,7 +62,8 @@ def run_strength_check(args: argparse.Namespace) -> int:
 
     try:
         # The report is rewritten after every pairing, so a crash or a kill loses the pairing in play only.
-        report = strength_check(spec, tuned, matrix=not args.diagonal, backend=args.backend, workers=args.workers,
+        report = strength_check(spec, tuned, matrix=not args.diagonal, tiers=tiers, backend=args.backend,
+                                workers=args.workers,
                                 scheduler=args.scheduler, on_games=lambda n: progress.update(n),
                                 on_report=lambda r: save(r, False))
         progress.close()

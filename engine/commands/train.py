@@ -35,7 +35,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="rounds, alternating sides: 1 trains --side only, 2 then answers with the other side, ...")
     p.add_argument("--trial-games", type=int, default=100, help="games per trial, on shared seeds (default 100)")
     p.add_argument("--check-games", type=int, default=1000,
-                   help="games of the final tuned-vs-start comparison per trained side (default 1000; 0: none)")
+                   help="games of the final tuned-vs-start comparison per trained side (default 1000; 0: none); "
+                   "with --against, per opponent")
+    p.add_argument("--against", metavar="OPPONENTS", default=None,
+                   help="train against a population instead of the other side's current weights: any of random, "
+                   "novice, heuristic, search (the look-ahead player), rounds (the other side's start weights and "
+                   "earlier rounds), comma-separated; weights more than 3 points worse than the defaults against "
+                   "any of them are refused")
     p.add_argument("--seed", "-s", type=int, default=1, help="seed of the games and of the search (default 1)")
     p.add_argument("--workers", "-w", type=int, default=None, help="worker processes (default: one per CPU)")
     p.add_argument("--backend", choices=BACKENDS, default="local", help="local process pool (default) or Dask")
@@ -59,8 +65,21 @@ def run(args: argparse.Namespace) -> int:
                                ("--trial-games", args.trial_games, 1), ("--check-games", args.check_games, 0)):
             if not least <= v <= MAX_GAMES:
                 raise UsageError(f"{flag} must be between {least} and {MAX_GAMES:,}, not {short_number(v)}")
-        if args.games < 4 * args.trial_games * args.rounds:
-            raise UsageError(f"--games {args.games} leaves fewer than 4 trials of {args.trial_games} games a round")
+        per_trial = args.trial_games
+        if args.against is not None:
+            from engine.tune.population import build_population, parse_against
+
+            try:
+                args.against = parse_against(args.against)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            for side in SIDES:  # the fewest opponents either side meets (the first round has no earlier rounds)
+                opponents, notes = build_population(args.against, side, {}, [])
+                if not opponents:
+                    raise UsageError(f"--against: no opponent left for the {side} ({'; '.join(notes)})")
+                per_trial = max(per_trial, len(opponents) * args.trial_games)
+        if args.games < 4 * per_trial * args.rounds:
+            raise UsageError(f"--games {args.games} leaves fewer than 4 trials of {per_trial} games a round")
         args.params = []
         args.marines = args.genestealers = None  # the heuristic players: their weights are what is trained
         args.max_actions = 20_000
@@ -109,18 +128,24 @@ class Kept:
 def _train(args: argparse.Namespace, base: Any, kept: Kept) -> int:
     from engine.ai.weights import save_weights_file
     from engine.sim.stopping import signals_held
+    from engine.tune.population import format_check
     from engine.tune.train import train
 
     if not args.json:
-        print(f"train {args.side} on {args.mission}: {args.games} games over {args.rounds} round(s), "
-              f"{args.trial_games} a trial, seed {args.seed}", flush=True)
+        against = f" against {','.join(args.against)}" if args.against else ""
+        print(f"train {args.side} on {args.mission}{against}: {args.games} games over {args.rounds} round(s), "
+              f"{args.trial_games} a trial{' per opponent' if args.against else ''}, seed {args.seed}", flush=True)
 
     def on_round(rd: Any) -> None:
         if not args.json:
             choice = "new weights" if rd.changed else "kept the incumbent"
+            refused = ", ".join(f"{100 * gap:+.1f} against {who}" for who, gap in rd.refused)
+            worst = (f"; worst case against {rd.worst_against} {100 * rd.worst:+.1f} pts vs the defaults, "
+                     f"{rd.rejected} candidate(s) refused{' (' + refused + ')' if refused else ''}"
+                     if rd.worst is not None else "")
             print(f"  round {args.rounds and len(done) + 1}: {rd.side}, {rd.trials} trials, best trial "
                   f"{pct(rd.best_trial_score)}; fresh seeds: incumbent {pct(rd.incumbent_check)}, kept "
-                  f"{pct(rd.kept_check)} ({choice}), {rd.games} games", flush=True)
+                  f"{pct(rd.kept_check)} ({choice}){worst}, {rd.games} games", flush=True)
         done.append(rd)
         # The best weights so far, written before the next round starts: a kill loses that round at most.
         weights = {**kept.weights, rd.side: rd.weights}
@@ -134,17 +159,26 @@ def _train(args: argparse.Namespace, base: Any, kept: Kept) -> int:
                                              "trial_games": args.trial_games, "seed": args.seed}}
     result = train(base, args.side, games=args.games, rounds=args.rounds, trial_games=args.trial_games,
                    check_games=args.check_games, backend=args.backend, workers=args.workers,
-                   scheduler=args.scheduler, on_round=on_round)
+                   scheduler=args.scheduler, on_round=on_round, against=args.against)
     if result.cancelled:
         print(f"hulkforge train: stopped before the end; {kept.describe()}", file=sys.stderr)
         return 1
     info["checks"] = [c.to_json() for c in result.checks]
+    if args.against:
+        info["trained"]["against"] = args.against
+        info["population_checks"] = [c.to_json() for c in result.population]
+        info["notes"] = result.notes
     save_weights_file(args.out, result.weights, **info, complete=True, rounds=len(result.rounds))
     if args.json:
         print(json.dumps({"weights": result.weights, "rounds": [r.__dict__ for r in result.rounds],
-                          "checks": info["checks"], "games_spent": result.spent, "seconds": result.seconds,
+                          "checks": info["checks"], "population_checks": info.get("population_checks", []),
+                          "notes": result.notes, "games_spent": result.spent, "seconds": result.seconds,
                           "written": args.out}, indent=2, sort_keys=True))
         return 0
+    for note in result.notes:
+        print(f"  ({note})")
+    for pc in result.population:
+        print("\n".join(format_check(pc)))
     for c in result.checks:
         d, lo, hi = c.diff
         verdict = "significantly better" if c.significant else "not significantly better"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +62,10 @@ class Round:
     changed: bool
     weights: dict[str, float]
     games: int
+    worst: float | None = None  # against a population: the kept weights' worst win rate minus the defaults'
+    worst_against: str = ""  # ...and against which opponent
+    rejected: int = 0  # finalists refused because they fell more than the gate below the defaults somewhere
+    refused: list[tuple[str, float]] = field(default_factory=list)  # each refused one's worst opponent and gap
 
 
 @dataclass
@@ -98,6 +102,8 @@ class TrainResult:
     weights: dict[str, dict[str, float]]
     rounds: list[Round] = field(default_factory=list)
     checks: list[Comparison] = field(default_factory=list)
+    population: list[Any] = field(default_factory=list)  # engine.tune.population.PopulationCheck per side
+    notes: list[str] = field(default_factory=list)  # opponents skipped (their policies are not registered)
     spent: int = 0
     seconds: float = 0.0
     cancelled: bool = False
@@ -117,9 +123,11 @@ class Trainer:
         self.spent = 0
         self.pool = LocalPool(workers) if backend == "local" else None
 
-    def play(self, weights: dict[str, dict[str, float]], seed: int, games: int) -> Outcomes:
-        """Games 0..games-1 of `seed` with these weights per side."""
-        spec = self.base.with_changes(games=games, seed=seed, params={s: dict(w) for s, w in weights.items()})
+    def play(self, weights: dict[str, dict[str, float]], seed: int, games: int,
+             policies: dict[str, str] | None = None) -> Outcomes:
+        """Games 0..games-1 of `seed` with these weights (parameters) per side, and these policies if given."""
+        spec = self.base.with_changes(games=games, seed=seed, params={s: dict(w) for s, w in weights.items()},
+                                      policies={**self.base.policies, **(policies or {})})
         winners = [""] * games
         status = RunStatus()
         n = 0
@@ -212,11 +220,15 @@ def train(
     cancel: threading.Event | None = None,
     on_round: Callable[[Round], None] | None = None,
     on_games: Callable[[int], None] | None = None,
+    against: Sequence[str] | None = None,
 ) -> TrainResult:
     """Train `side` (then the other, alternately, for `rounds`) from the weights in `base.params`.
 
     `games` is shared by the rounds; `check_games` more per trained side compare its tuned and start weights
-    on seeds no round used. Reproducible from `base.seed`.
+    on seeds no round used. Reproducible from `base.seed`. With `against` (names of
+    engine.tune.population.POPULATION), each round trains against that population instead of the other side's
+    current weights, and the check plays `check_games` per opponent; a side whose check falls more than the
+    gate below the defaults against any opponent keeps the defaults.
     """
     if side not in SIDES:
         raise ValueError(f"side must be marines or genestealers, not {side!r}")
@@ -228,19 +240,39 @@ def train(
     result = TrainResult({})
     began = time.perf_counter()
     trained: list[str] = []
+    history: dict[str, list[tuple[int, dict[str, float]]]] = {s: [] for s in SIDES}
     try:
         for r in range(rounds):
             s = side if r % 2 == 0 else other(side)
-            rd = train_round(tr, s, current, games // rounds, trial_games, base.seed * 1000 + r)
+            r_seed = base.seed * 1000 + r
+            if against is None:
+                rd = train_round(tr, s, current, games // rounds, trial_games, r_seed)
+            else:
+                from engine.tune.population import build_population, population_round
+
+                opponents, notes = build_population(against, s, start[other(s)], history[other(s)])
+                result.notes += [n for n in notes if n not in result.notes]
+                rd = population_round(tr, s, start[s], current[s], opponents, games // rounds, trial_games,
+                                      r_seed)
             current[s] = rd.weights
+            history[s].append((r + 1, dict(rd.weights)))
             result.rounds.append(rd)
             if s not in trained:
                 trained.append(s)
             if on_round is not None:
                 on_round(rd)
-        if check_games:
+        if check_games and against is None:
             for s in trained:
                 result.checks.append(compare(tr, s, start, current[s], check_games, base.seed * 1000 + 999))
+        elif check_games and against is not None:
+            from engine.tune.population import build_population, check_population
+
+            for s in trained:
+                opponents, _ = build_population(against, s, start[other(s)], history[other(s)])
+                c = check_population(tr, s, start[s], current[s], opponents, check_games, base.seed * 1000 + 999)
+                if not c.within_gate:  # the promise holds for what is written: never worse by more than the gate
+                    current[s], c.fell_back = dict(start[s]), True
+                result.population.append(c)
     except TrainStopped:
         result.cancelled = True
     finally:

@@ -97,6 +97,7 @@ def test_the_strength_tab_plays_the_diagonal_and_gives_a_verdict(lab: LabWidget,
     lab.run_panel.games.setValue(10)
     panel = lab.strength
     panel.weights.setText(str(weights))
+    panel.tiers.setText("random,novice,heuristic")  # the tiers every build has
     panel.full.setChecked(False)
     with qtbot.waitSignal(panel.finished, timeout=TIMEOUT_MS) as blocker:
         panel.run_button.click()

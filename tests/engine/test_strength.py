@@ -53,7 +53,7 @@ def test_the_command_plays_each_pairing_and_writes_the_report(tmp_path: Path,
     save_weights_file(weights, {"marines": {"caution": 1.0}, "genestealers": {"aggression": 1.0}})
     out = tmp_path / "strength.json"
     code = main(["simulate", "tutorial", "--strength-check", "--diagonal", "--tuned", weights, "--games", "30",
-                 "--workers", "1", "--out", str(out)])
+                 "--workers", "1", "--out", str(out), "--tiers", "random,novice,heuristic"])
     text = capsys.readouterr().out
     assert code == 0
     assert "Marine win rate at equal strength: random 0.0%" in text
@@ -66,7 +66,8 @@ def test_the_command_plays_each_pairing_and_writes_the_report(tmp_path: Path,
 
 def test_the_progress_counts_every_pairing_of_the_matrix(capsys: pytest.CaptureFixture[str]) -> None:
     """Three strengths in a full matrix are nine pairings: the progress total is nine times the games."""
-    assert main(["simulate", "tutorial", "--strength-check", "--games", "2", "--workers", "1"]) == 0
+    assert main(["simulate", "tutorial", "--strength-check", "--games", "2", "--workers", "1",
+                 "--tiers", "random,novice,heuristic"]) == 0
     progress = [ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("strength check: ")]
     assert progress and progress[-1].startswith("strength check: 18/18 games")
 
