@@ -173,10 +173,13 @@ class GenestealerPlayer:
         key_front = int(self.w.key_flank) if not self.novice and sit.goal.kind == "flame" else flank
         seeds: list[tuple[int, int]] = []
         leaders = self._leaders(sit)
+        melee = 0 if self.novice else int(self.w.melee_target)
         for m in sit.marines:
             nb = b.nbr[m.sq]
             flamer = m.ranged == "heavy_flamer"
             extra = key if key and not flamer else 0
+            if m.melee in _STRONG_MELEE:
+                extra += melee  # #2: one Genestealer pins him, the others go round him to the weaker Marines
             if leaders and m.id not in leaders:
                 extra += int(self.w.lead_target)
             front = key_front if flamer else flank
@@ -761,6 +764,9 @@ def _lurk_score(cost: int, locked: bool, waiting: int) -> float:
 
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}
+
+# The Marines who win most fights (a hammer's or claws' bonus): #2, go round them.
+_STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
 
 # What GenestealerPlayer._open_steps finds: (limit, steps (i, d, t, lo), closed doors (i, door id, t, lo)).
 _Opened = tuple[float, list[tuple[int, int, int, float, int]], list[tuple[int, str, int, float]]]

@@ -40,6 +40,7 @@ from engine.rules.decisions import (
     RetreatDecision,
     TurnToFaceDecision,
 )
+from engine.rules.game import MARINE_AP
 from engine.rules.moves import (
     ASSAULT_COST,
     DOOR_COST,
@@ -53,6 +54,15 @@ from engine.rules.moves import (
 )
 
 _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
+
+
+def _set_march(r: _Route, pc: Any, order: list[Any]) -> None:
+    """His place in the marching order (#3): 1 for the best melee Marines (in front), -1 for the flamer (kept
+    in the middle), 0 for the others; and the route distance of the front Marine but him."""
+    r.kit = -1 if pc.ranged == "heavy_flamer" else (1 if pc.melee in _STRONG_MELEE else 0)
+    if r.kit:
+        D = r.D
+        r.front = min(D[o.sq] for o in order if o is not pc)
 
 
 WATCH_COST = max(OVERWATCH_COST, GUARD_COST)  # what a Marine keeps to end on overwatch or guard
@@ -114,7 +124,7 @@ class _Squad:
 class _Route:
     """What a Marine's moves are ranked against: his route map and the limits on his moves this decision."""
 
-    __slots__ = ("D", "allowed", "back_ok", "guide", "here", "reserve")
+    __slots__ = ("D", "allowed", "back_ok", "front", "guide", "here", "kit", "reserve")
 
     def __init__(self, D: list[int], here: int, allowed: float, reserve: int, back_ok: bool, guide: int) -> None:
         self.D = D
@@ -123,6 +133,8 @@ class _Route:
         self.reserve = reserve  # AP kept for overwatch or guard
         self.back_ok = back_ok  # the rear guard may step backwards
         self.guide = guide  # the square of the Marine ahead (-1: none)
+        self.front = -INF  # the route distance of the front Marine but him, in a squad of three or more
+        self.kit = 0  # his place in the marching order (#3): 1 leads (strong melee), -1 not in front (flamer)
 
 
 # -- the scoring terms of a move (each weighed by a MarineWeights field) ----------------------------------------
@@ -148,12 +160,49 @@ def term_diagonal(w: MarineWeights, d: int) -> float:
     return w.diagonal if d & 1 else 0.0
 
 
+def term_march(w: MarineWeights, r: _Route, v: int) -> float:
+    """The marching order (#3): a step past the front Marine to route distance v; the best melee Marine is
+    welcome in front (`march_melee`), the flamer is not (`march_flamer`, more than a square of progress is
+    worth: he lets the others by and travels in the middle)."""
+    if not r.kit or not v < r.front <= r.here:
+        return 0.0
+    return w.march_melee if r.kit > 0 else -w.march_flamer
+
+
 def term_file(w: MarineWeights, b: Any, t: int, guide: int) -> float:
     """Squares off the route of the Marine ahead (the squad must not split in a room)."""
     if guide < 0 or t // b.plane != guide // b.plane:
         return 0.0
     off: int = max(abs(b.xs[t] - b.xs[guide]), abs(b.ys[t] - b.ys[guide]))
     return w.keep_file * min(off, 4)
+
+
+def term_clock(w: MarineWeights, sq: _Squad, pc: Any, dist: int, left: int) -> float:
+    """The squares the last Marine would fall short of the goal by the turn limit if he kept the AP of a watch
+    every turn (a passive last Marine loses on the clock; only moving can win), plus `clock_slack`; above 0 he
+    dashes. Squads keep their schedule: one Marine on watch does not slow the others."""
+    if len(sq.order) != 1:
+        return 0.0
+    pace = MARINE_AP - WATCH_COST
+    reach = max(0, sq.sit.state.ap_budget(pc, cp=0) - WATCH_COST) + pace * max(left - 1, 0)
+    return dist + w.clock_slack - reach
+
+
+def term_flank_exposure(w: MarineWeights, sq: _Squad, s: int) -> int:
+    """Doors off every Marine's way within `flank_watch` squares of square s: a threatened squad crossing a
+    room there has more than its leader and rear guard on overwatch (#12: Genestealers burst in from the
+    side doors)."""
+    reach = int(w.flank_watch)
+    if reach <= 0:
+        return 0
+    b = sq.sit.board
+    lvl = s // b.plane
+    rng = b.rng
+    n = 0
+    for t in b.door_at:
+        if t // b.plane == lvl and rng(s, t) <= reach and not sq.on_way(t):
+            n += 1
+    return n
 
 
 class MarinePlayer:
@@ -339,7 +388,7 @@ class MarinePlayer:
         # The turn limit is near (asked before the dearer count below: either makes it True).
         if limit is not None:
             left = limit - sit.state.turn + 1
-            if dist >= INF or dist > 2.6 * max(left, 1) - 2:
+            if dist >= INF or dist > 2.6 * max(left, 1) - 2 or term_clock(self.w, sq, key, dist, left) > 0:
                 return True
         # Few enemies near the squad (playbook #10, tempo): dash rather than let blips mass on the flanks.
         return self._few_near(sit, sq)
@@ -571,7 +620,7 @@ class MarinePlayer:
         for verbs in (_STEP_VERBS, _OTHER_VERBS):
             for m in piece_moves(st, pc.id, of, verbs):
                 v = score[m.verb](pc, m, r, sq, ap)
-                if v is not None and (best is None or v > best[0]):
+                if v is not None and v > 0 and (best is None or v > best[0]):  # (staying put scores 0)
                     best = (v, m.action)
             if best is not None and best[0] >= bound:
                 break
@@ -604,8 +653,8 @@ class MarinePlayer:
     def _route(self, pc: Any, sq: _Squad) -> _Route | None:
         """His route map and the limits on his moves this decision (None: he holds where he is)."""
         D = sq.D
-        if D is None:
-            return None
+        if D is None or D[pc.sq] >= INF:
+            return self._hold_route(pc, sq)
         sit = sq.sit
         if sit.goal.kind == "flame" and pc.ranged != "heavy_flamer":
             D = sit.marine_goal_map(flamer=False) or D
@@ -627,7 +676,50 @@ class MarinePlayer:
                 return None  # turn to face it first (the activation ends on overwatch)
             back_ok = True  # shuffle backwards, still facing the threat
         guide = order[idx - 1].sq if idx > 0 else -1
-        return _Route(D, here, self._allowed(pc, sq, D, idx), self._reserve(pc, sq, role), back_ok, guide)
+        r = _Route(D, here, self._allowed(pc, sq, D, idx), self._reserve(pc, sq, role), back_ok, guide)
+        if len(order) > 2 and not self.novice:
+            _set_march(r, pc, order)
+        return r
+
+    def _hold_route(self, pc: Any, sq: _Squad) -> _Route | None:
+        """With no goal to walk to: the last Marine holes up (#11), a squad holds a choke point (#9)."""
+        if self.novice:
+            return None
+        if len(sq.order) == 1:
+            return self._cover_route(pc, sq)
+        return self._choke_route(pc, sq)
+
+    def _choke_route(self, pc: Any, sq: _Squad) -> _Route | None:
+        """#9: a squad with nothing to reach holds the corridor squares within `choke` squares of an entry area
+        (one square wide: the Genestealers come one at a time down the fire lane, and the Marines standing there
+        keep the blips at that entry waiting)."""
+        if self.w.choke <= 0:
+            return None
+        sit = sq.sit
+        C = sit.gt.marine_goal_map(("chokes", self.w.choke), _chokes(sit, int(self.w.choke)))
+        here = C[pc.sq]
+        if here <= 0 or here >= INF:
+            return None
+        order = sq.order
+        idx = order.index(pc) if pc in order else 0
+        role = "lead" if idx == 0 else ("rear" if pc is sq.rear else "middle")
+        guide = order[idx - 1].sq if idx > 0 else -1
+        return _Route(C, here, -INF, self._reserve(pc, sq, role), False, guide)
+
+    def _cover_route(self, pc: Any, sq: _Squad) -> _Route | None:
+        """#11: the last Marine with no goal in reach and a threat near backs into the nearest dead end (one open
+        side: one Genestealer at a time, from his front) within `dead_end` squares, still facing the threat."""
+        sit = sq.sit
+        if self.novice or len(sq.order) != 1 or self.w.dead_end <= 0 or not sq.tm.within(pc.sq, sq.radius):
+            return None
+        C = sit.gt.marine_goal_map("dead-ends", _dead_ends(sit))
+        here = C[pc.sq]
+        if here <= 0 or here > self.w.dead_end:
+            return None
+        f = self._threat_facing(pc, sit, sq.tm)
+        if f is not None and f != pc.facing:
+            return None  # face the threat first
+        return _Route(C, here, -INF, self._reserve(pc, sq, "middle"), True, -1)
 
     def _guards_rear(self, pc: Any, sq: _Squad) -> bool:
         """The last Marine covers the rear (#4) when a threat near comes from behind; not the carrier, who walks
@@ -645,7 +737,7 @@ class MarinePlayer:
             return 0
         if role in ("lead", "rear") or len(sq.order) == 1 or sq.tm.within(pc.sq, sq.radius / 2):
             return WATCH_COST
-        return 0
+        return WATCH_COST if term_flank_exposure(self.w, sq, pc.sq) > 0 else 0
 
     def _allowed(self, pc: Any, sq: _Squad, D: list[int], idx: int) -> float:
         """The least route distance he may reach: no more than `gap` ahead of the Marine behind him after that
@@ -728,6 +820,7 @@ class MarinePlayer:
             - term_ap(w, cost)
             - term_side_doors(w, sit, t)
             - term_file(w, sit.board, t, r.guide)
+            + term_march(w, r, v)
         )
 
     def _next_step(self, s: int, D: list[int], sit: Situation) -> int:
@@ -800,6 +893,34 @@ class MarinePlayer:
         lines = [(_line(sit, pc.sq, g), -((g - want) % 4 == 2), g == pc.facing, g) for g in range(4)]
         best = max(lines)
         return best[3] if best[0] > 0 else f
+
+
+def _dead_ends(sit: Situation) -> list[int]:
+    """The squares with one open side (walls on three: attacked only from the front)."""
+    steps = sit.gt.mt.steps
+    out: list[int] = []
+    for s, nb in enumerate(sit.board.nbr):
+        if steps[s] and sum(1 for d in (0, 2, 4, 6) if nb[d] >= 0 and steps[nb[d]]) == 1:
+            out.append(s)
+    return out
+
+
+def _chokes(sit: Situation, reach: int) -> list[int]:
+    """The squares of a one-square-wide corridor (open in front and behind, walls on both sides) within `reach`
+    squares of an entry area on their level."""
+    b = sit.board
+    steps = sit.gt.mt.steps
+    nbr = b.nbr
+    out: list[int] = []
+    for e in b.entries.values():
+        lvl = e // b.plane
+        for s, nb in enumerate(nbr):
+            if s // b.plane != lvl or not steps[s] or s in b.door_at or b.rng(s, e) > reach:
+                continue
+            open_sides = [d for d in (0, 2, 4, 6) if nb[d] >= 0 and steps[nb[d]]]
+            if len(open_sides) == 2 and open_sides[1] - open_sides[0] == 4:
+                out.append(s)
+    return out
 
 
 def _line(sit: Situation, s: int, f: int, most: int = 6) -> int:
