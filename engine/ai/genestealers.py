@@ -341,7 +341,7 @@ class GenestealerPlayer:
             dm = self._route_map(sit, dm)
         best: tuple[float, int] | None = None
         for i, (t, locked, n) in enumerate(cands):
-            v = _lurk_score(dm[t], locked, n)
+            v = _lurk_score(self.w, dm[t], locked, n)
             if best is None or (v, i) < best:
                 best = (v, i)
         assert best is not None
@@ -392,13 +392,13 @@ class GenestealerPlayer:
             rest = []
             for i, (t, locked, n) in pending:
                 if r >= INF or lm.within(t, r):
-                    v = _lurk_score(lm.dist[t], locked, n)
+                    v = _lurk_score(self.w, lm.dist[t], locked, n)
                     if best is None or (v, i) < best:
                         best = (v, i)
                 else:
                     rest.append((i, (t, locked, n)))
             pending = rest
-            if best is not None and all(best < (_lurk_score(r + 1, c[1], c[2]), i) for i, c in pending):
+            if best is not None and all(best < (_lurk_score(self.w, r + 1, c[1], c[2]), i) for i, c in pending):
                 break
             # Once the map is complete the options still pending cannot reach a seed: score them all at once
             # rather than one level at a time up to INF.
@@ -466,11 +466,11 @@ class GenestealerPlayer:
             return None if pc.acted else act("reveal", pid)
         if pc.sq < 0:
             # Convert before entering when the Marines are close: the Genestealers then act at once (#7).
-            if not pc.acted and dm[fld.sit.board.entries[pc.entry]] <= self.w.reveal_range:
+            if not pc.acted and term_reveal(self.w, dm[fld.sit.board.entries[pc.entry]]) >= 0:
                 return act("reveal", pid)
             return act("enter", pid)
         here = dm[pc.sq]
-        if not pc.acted and here <= self.w.reveal_range:
+        if not pc.acted and term_reveal(self.w, here) >= 0:
             return act("reveal", pid)
         if pc.ap <= 0 or fld.route[pc.sq] <= 1 or here <= self.w.standoff:
             return None
@@ -630,7 +630,8 @@ class GenestealerPlayer:
         return False
 
     def _should_charge(self, pc: Any, fld: _Field) -> bool:
-        """Charge when the expected overwatch shots on the way are few enough for the group gathered."""
+        """Charge when the charge scores 0 or more: a lone charger's nerve and the friends gathered to soak shots,
+        less the expected overwatch shots on the way."""
         w = self.w
         dm = fld.dm
         s = pc.sq
@@ -640,10 +641,7 @@ class GenestealerPlayer:
         if rest > 0 and shots == 0.0:
             # Not there this turn but unseen on the way: keep closing in up to the stand-off line.
             return True
-        # Every friend close by soaks shots (#1, until the bolters jam); a full group soaks them at full value.
-        friends = max(0, fld.near - 1) * (1.0 if fld.near >= w.group else 0.3)
-        tolerance = w.shot_tolerance + w.aggression * 2 + friends
-        return shots <= tolerance
+        return term_nerve(w) + term_gathered(w, fld.near) - term_path_shots(shots) >= 0.0
 
     def _step(self, pc: Any, fld: _Field, *, charge: bool, opened: _Opened | None = None) -> Action | None:
         """A Genestealer's move (or door opening, climb, jump) toward an attack square, or the stand-off line.
@@ -754,13 +752,37 @@ DOOR_TIE = 0.03
 FACING_TIE = 0.05
 
 
-def _lurk_score(cost: int, locked: bool, waiting: int) -> float:
-    """An entry's score for _lurk: the map's cost at its square, +6 while locked, +2 per blip waiting at it."""
+def _lurk_score(w: GenestealerWeights, cost: int, locked: bool, waiting: int) -> float:
+    """An entry's score for _lurk (the least wins): the map's cost at its square (#3: near the Marines or their
+    route ahead), `entry_locked` while a Marine within 6 holds it shut, `entry_crowd` per blip waiting at it
+    (spread over the entries)."""
     v = float(cost)
     if locked:
-        v += 6
-    v += 2 * waiting
+        v += w.entry_locked
+    v += w.entry_crowd * waiting
     return v
+
+
+# -- the terms of the charge (#1, #4): it goes when their sum is 0 or more --------------------------------------
+def term_nerve(w: GenestealerWeights) -> float:
+    """The overwatch shots a lone charger accepts."""
+    return w.shot_tolerance + w.aggression * 2
+
+
+def term_gathered(w: GenestealerWeights, near: int) -> float:
+    """Every friend close by soaks shots (#1, until the bolters jam); a full group soaks them at full value."""
+    return max(0, near - 1) * (1.0 if near >= w.group else 0.3)
+
+
+def term_path_shots(shots: float) -> float:
+    """The expected overwatch shots along the way this turn (#4: a jammed Marine is not a watcher)."""
+    return shots
+
+
+def term_reveal(w: GenestealerWeights, cost: int) -> float:
+    """#7, convert before the charge: a blip converts when this is 0 or more (within `reveal_range` of an attack
+    square), so its Genestealers act at once and the flamer finds no cluster of blips."""
+    return w.reveal_range - cost
 
 
 FACE_INDEX = {f: i for i, f in enumerate(FACES)}

@@ -35,7 +35,8 @@ def test_lazy_entry_choice_matches_the_full_map() -> None:
                     if k == 4:
                         squares = rng.sample(walls, 3)  # every option unreachable
                     cands = [(t, rng.random() < 0.3, rng.choice([0, 0, 1, 2])) for t in rng.sample(squares, 3)]
-                    want = min((_lurk_score(dm[t], locked, n), i) for i, (t, locked, n) in enumerate(cands))[1]
+                    w = player.w
+                    want = min((_lurk_score(w, dm[t], locked, n), i) for i, (t, locked, n) in enumerate(cands))[1]
                     # A fresh player each time, and the same one again (its set-up map kept and expanded further).
                     assert GenestealerPlayer(novice=player.novice)._lurk_lazy(sit, cands) == want
                     assert player._lurk_lazy(sit, cands) == want
