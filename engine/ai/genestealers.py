@@ -1,4 +1,4 @@
-"""The heuristic Genestealer player (docs/playbook.md, "Genestealers"), and the novice variant's switches.
+"""The heuristic Genestealer player (docs/playbook.md, "Genestealers"); the novice one (novice.py) is a subclass.
 
 Distances are "walking cost to an attack square": the squares orthogonally next to a Marine, where a
 Genestealer can strike; the Marine's front square costs `flank` more, so paths come round the side. Blips
@@ -116,15 +116,15 @@ class _Field:
 
 
 class GenestealerPlayer:
-    """Scored, rule-of-thumb Genestealer player; `novice=True` plays the simple solo-rules way."""
+    """Scored, rule-of-thumb Genestealer player."""
 
-    def __init__(self, params: dict[str, float] | None = None, *, novice: bool = False) -> None:
+    name = "heuristic-genestealers"
+
+    def __init__(self, params: dict[str, float] | None = None) -> None:
         self.params: dict[str, float] = dict(params or {})
-        self.w = weights_from_params(GenestealerWeights, self.params)
-        self.novice = novice
-        # The overwatch term's weight per expected shot (#9); the novice ignores overwatch.
-        self._caution = 0.0 if novice else 0.5 + 2 * self.w.caution
-        self.name = "novice-genestealers" if novice else "heuristic-genestealers"
+        self.w = self._weights(self.params)
+        # The overwatch term's weight per expected shot (#9).
+        self._caution = self._overwatch_weight()
         # Last results of the pure map builders (see _attack_seeds); identity-checked, never mutated.
         self._seed_memo: tuple[Any, tuple[tuple[str, int, int, bool], ...], list[tuple[int, int]], Situation] | None = (
             None
@@ -135,6 +135,13 @@ class GenestealerPlayer:
         self._route_memo: tuple[list[tuple[int, int]], list[int], list[int]] | None = None
         # The map of the set-up's entry choices (see _lurk_lazy), for its attack seeds and goal map (or None).
         self._setup_memo: tuple[list[tuple[int, int]], list[int] | None, LazyMap] | None = None
+
+    @staticmethod
+    def _weights(params: dict[str, float]) -> GenestealerWeights:
+        return weights_from_params(GenestealerWeights, params)
+
+    def _overwatch_weight(self) -> float:
+        return 0.5 + 2 * self.w.caution
 
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         """Pick one of the legal actions, reading only what the Genestealers may know (`observe`)."""
@@ -166,14 +173,14 @@ class GenestealerPlayer:
     def _build_seeds(self, sit: Situation) -> list[tuple[int, int]]:
         b = sit.board
         st = sit.state
-        flank = 0 if self.novice else int(self.w.flank)
+        flank = int(self.w.flank)
         # When only the flamer can win the mission, the others are worth less: strike him first.
-        key = 0 if self.novice or sit.goal.kind != "flame" else int(self.w.key_target)
+        key = 0 if sit.goal.kind != "flame" else int(self.w.key_target)
         # ... and he is struck by the shortest way: the walk round to his side gives him the time to burn it.
-        key_front = int(self.w.key_flank) if not self.novice and sit.goal.kind == "flame" else flank
+        key_front = int(self.w.key_flank) if sit.goal.kind == "flame" else flank
         seeds: list[tuple[int, int]] = []
         leaders = self._leaders(sit)
-        melee = 0 if self.novice else int(self.w.melee_target)
+        melee = int(self.w.melee_target)
         for m in sit.marines:
             nb = b.nbr[m.sq]
             flamer = m.ranged == "heavy_flamer"
@@ -194,7 +201,7 @@ class GenestealerPlayer:
     def _leaders(self, sit: Situation) -> tuple[str, ...]:
         """#8: in an escape mission, the Marines nearest the way out, as many as must still get out to win:
         the kills that stop the win. Empty when every Marine is one of them."""
-        if self.novice or not self.w.lead_target or sit.goal.kind != "escape":
+        if not self.w.lead_target or sit.goal.kind != "escape":
             return ()
         need = sit.goal.escapes - len(sit.state.escaped)
         D = sit.marine_goal_map()
@@ -258,7 +265,7 @@ class GenestealerPlayer:
 
     def _route_goal(self, sit: Situation) -> list[int] | None:
         """The Marines' goal map when the blips' map adds their route to the attack squares, else None."""
-        if self.w.ambush > 0 and not self.novice and sit.goal.kind != "flame" and sit.marines:
+        if self.w.ambush > 0 and sit.goal.kind != "flame" and sit.marines:
             return sit.marine_goal_map()
         return None
 
@@ -336,9 +343,7 @@ class GenestealerPlayer:
             # The Marines take their first turn before any Genestealer moves: this map would not be read again,
             # so it is worked out only as far as the choice needs.
             return opts[self._lurk_lazy(sit, cands)]
-        dm = self._attack_map(sit)
-        if not self.novice:
-            dm = self._route_map(sit, dm)
+        dm = self._route_map(sit, self._attack_map(sit))
         best: tuple[float, int] | None = None
         for i, (t, locked, n) in enumerate(cands):
             v = _lurk_score(self.w, dm[t], locked, n)
@@ -349,7 +354,7 @@ class GenestealerPlayer:
 
     def _lurk_cands(self, sit: Situation, opts: list[Action]) -> list[tuple[int, bool, int]]:
         """Each option's entry square, and what its score adds to the map's cost there: +6 while the entry is
-        locked for this turn, +2 per blip already waiting at it (not for the novice)."""
+        locked for this turn, +2 per blip already waiting at it."""
         b = sit.board
         radius = sit.state.game.opts.lurk_radius
         counts: dict[str, int] = {}
@@ -360,10 +365,8 @@ class GenestealerPlayer:
         for a in opts:
             e = a.args[0]
             t = b.entries[e]
-            locked = not self.novice and any(
-                m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines
-            )
-            cands.append((t, locked, 0 if self.novice else counts.get(e, 0)))
+            locked = any(m.sq // b.plane == t // b.plane and b.rng(m.sq, t) <= radius for m in sit.marines)
+            cands.append((t, locked, counts.get(e, 0)))
         return cands
 
     def _lurk_lazy(self, sit: Situation, cands: list[tuple[int, bool, int]]) -> int:
@@ -462,8 +465,6 @@ class GenestealerPlayer:
     def _blip(self, pc: Any, fld: _Field) -> Action | None:
         dm = fld.dm
         pid = pc.id
-        if self.novice:
-            return None if pc.acted else act("reveal", pid)
         if pc.sq < 0:
             # Convert before entering when the Marines are close: the Genestealers then act at once (#7).
             if not pc.acted and term_reveal(self.w, dm[fld.sit.board.entries[pc.entry]]) >= 0:
@@ -519,14 +520,14 @@ class GenestealerPlayer:
             return a
         if pc.sq < 0:
             t = fld.sit.board.entries[pc.entry]
-            if self.novice or fld.danger(t) <= self.w.shot_tolerance:
-                return act("enter", pc.id)
-            return None
+            return act("enter", pc.id) if self._may_enter(t, fld) else None
         if fld.dm[pc.sq] >= INF:
             return None
-        if self.novice:
-            return self._step(pc, fld, charge=True)
         return self._advance(pc, fld)
+
+    def _may_enter(self, t: int, fld: _Field) -> bool:
+        """A Genestealer waiting at an entry comes on at square t when a lone charger's nerve takes its shots."""
+        return fld.danger(t) <= self.w.shot_tolerance
 
     def _strike(self, pc: Any, fld: _Field) -> Action | None:
         """A blow at the Marine in front; beside a Marine, the turn to face him, unless his side is one step
@@ -542,7 +543,7 @@ class GenestealerPlayer:
         for d in (0, 2, 4, 6):
             oid = st.occ.get(nb[d]) if nb[d] >= 0 else None
             if oid is not None and st.p[oid].kind == "marine":
-                if self.novice or not self._better_flank(pc, st.p[oid], fld):
+                if not self._better_flank(pc, st.p[oid], fld):
                     return act("turn", pc.id, FACES[d // 2])
         return None
 
