@@ -1,4 +1,4 @@
-"""The heuristic Marine player (docs/playbook.md, "Marines"), and the novice variant's switches.
+"""The heuristic Marine player (docs/playbook.md, "Marines"); the novice one (novice.py) is a subclass.
 
 Stateless: every decision is recomputed from the state (with the Situation's exact memos), front Marine
 first. A Marine shoots what he sees, flames groups, walks the squad along the precomputed shortest route to
@@ -206,17 +206,25 @@ def term_flank_exposure(w: MarineWeights, sq: _Squad, s: int) -> int:
 
 
 class MarinePlayer:
-    """Scored, rule-of-thumb Marine player; `novice=True` gives the weaker habits of docs/playbook.md."""
+    """Scored, rule-of-thumb Marine player."""
 
-    def __init__(self, params: dict[str, float] | None = None, *, novice: bool = False) -> None:
+    name = "heuristic-marines"
+    # What a Marine standing in a section is worth to a flamer shot there: None, never burn him.
+    burn_marine: float | None = None
+    # Overwatch or guard facing a wall watches nothing: the player does not set it.
+    watch_a_wall = False
+
+    def __init__(self, params: dict[str, float] | None = None) -> None:
         self.params: dict[str, float] = dict(params or {})
-        self.w = weights_from_params(MarineWeights, self.params)
-        self.novice = novice
-        self.name = "novice-marines" if novice else "heuristic-marines"
+        self.w = self._weights(self.params)
         self._scorers = {
             "move": self._score_step, "turn": self._score_turn, "open": self._score_open,
             "close": self._score_close, "climb": self._score_climb,
         }
+
+    @staticmethod
+    def _weights(params: dict[str, float]) -> MarineWeights:
+        return weights_from_params(MarineWeights, params)
 
     # ------------------------------------------------------------------ entry point
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
@@ -235,12 +243,12 @@ class MarinePlayer:
         return handler(self, pending, sit) if handler is not None else None
 
     def _command(self, pending: Any, sit: Situation) -> Action | None:
-        redraw = not self.novice and sit.state.cp <= self.w.redraw_below
+        redraw = sit.state.cp <= self.w.redraw_below
         return act("cp", "redraw" if redraw else "keep")
 
     def _door_overwatch(self, pending: Any, sit: Situation) -> Action | None:
-        # A closing door is not worth a jam; novices shoot at anything that moves.
-        return dec.find(sit.actions, "fire" if self.novice else "hold")
+        # A closing door is not worth a jam.
+        return dec.find(sit.actions, "hold")
 
     def _retreat(self, pending: Any, sit: Situation) -> Action | None:
         """A Marine attacked through a hole retreats toward the goal."""
@@ -281,7 +289,7 @@ class MarinePlayer:
         """A Genestealer acted in view and CP are left: turn to face it, clear a jam, or shoot it."""
         st = sit.state
         g = st.p.get(gid)
-        if g is None or g.sq < 0 or st.cp <= 0 or self.novice:
+        if g is None or g.sq < 0 or st.cp <= 0:
             return PASS
         return self._react_turn(sit, g) or self._react_unjam(sit, g) or self._react_shoot(sit, g) or PASS
 
@@ -356,7 +364,7 @@ class MarinePlayer:
         reach (a dash would leave the carrier alone ahead with nothing for a reaction); else all of them."""
         st = sit.state
         w = self.w
-        if self.novice or w.cp_reserve < 0.5:
+        if w.cp_reserve < 0.5:
             return st.cp
         if sq.carry_out and not sq.reach and len(sq.order) > 1:
             return 0
@@ -372,7 +380,7 @@ class MarinePlayer:
     def _behind_schedule(self, sit: Situation, sq: _Squad) -> bool:
         """With a turn limit, march without stopping when the goal is farther than a steady pace covers."""
         limit = sit.goal.turn_limit
-        if sq.D is None or self.novice:
+        if sq.D is None:
             return False
         # The carrier's distance, else the front Marine's.
         key = sq.order[0]
@@ -401,8 +409,6 @@ class MarinePlayer:
 
     def _psi(self, sit: Situation) -> Action | None:
         """A psychic storm on the Genestealer nearest a Marine, within psi_storm_range of him."""
-        if self.novice:
-            return None
         for m in sit.marines:
             if m.rank == "archivist":
                 break
@@ -469,7 +475,7 @@ class MarinePlayer:
                     return a
         if pc.sq in b.exit_at and (
             (goal.kind == "escape" and "exit" in goal.via)
-            or (sq.carry_out and (pc.carry or self.novice or self._carrier_near(sq)))
+            or (sq.carry_out and (pc.carry or self._carrier_near(sq)))
         ):
             a = act("exit", pc.id)
             if a in sit.legal:
@@ -508,9 +514,12 @@ class MarinePlayer:
         tid = st.occ.get(front)
         if tid is None or st.p[tid].kind != "stealer":
             return None
-        if pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE or self.novice:
-            return act("assault", pc.id, tid)
-        return None
+        return act("assault", pc.id, tid) if self._melee_first(pc) else None
+
+    @staticmethod
+    def _melee_first(pc: Any) -> bool:
+        """He strikes a Genestealer in front rather than shoot: no gun, a jam, or a hammer or claws (#7)."""
+        return pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE
 
     def _shoot(self, pc: Any, targets: list[Action], ap: int, sit: Situation) -> Action | None:
         b = sit.board
@@ -528,26 +537,26 @@ class MarinePlayer:
             return best[1]
         if ap < SHOT_COST:
             return None
-        if self.novice or pc.ow:
-            return best[1]
-        # With only the AP for overwatch left, overwatch usually beats shots now (every action in view is a
-        # shot), unless the target is already close enough to strike first.
-        if (
-            ap > OVERWATCH_COST
-            or best[0] <= 2
+        return best[1] if self._shoot_now(pc, best[0], ap) else None
+
+    def _shoot_now(self, pc: Any, near: int, ap: int) -> bool:
+        """#6: on overwatch he fires anyway; with only the AP for overwatch left, overwatch usually beats shots
+        now (every action in view is a shot), unless the target (`near` squares away) could strike first."""
+        return (
+            pc.ow
+            or ap > OVERWATCH_COST
+            or near <= 2
             or self.w.aggression >= 0.8
             or (pc.ranged == "assault_cannon" and ap >= SHOT_COST)
-        ):
-            return best[1]
-        return None
+        )
 
     def _flame(self, pc: Any, mine: Sequence[Action] | None, sit: Situation) -> Action | None:
         """The flamer shot worth taking; `mine` is his list of flamer shots (None: ask the rules)."""
-        need = 0.5 if self.novice else self.w.flamer_min
+        need = self.w.flamer_min
         if mine is None:
             # A shot is worth something only with an enemy in its section; none in any section his flamer
             # could reach from here means every shot is worth 0 or less, below any positive bar (see below).
-            bar = need + (0.8 if pc.ammo <= 2 and not self.novice else 0.0)
+            bar = need + self._fuel_kept(pc)
             if bar > 0 and not sit.flame_may_pay(pc):
                 return None
             mine = sit.actions_of(pc.id, "flame")
@@ -563,12 +572,14 @@ class MarinePlayer:
             return None
         # A Genestealer about to strike is worth a shot on its own: the glove loses most fights; so is one coming
         # at a flamer with no bolter near to stop it (#8: a single charger is the bolters' job, when there are any).
-        if not self.novice and best[0] > 0 and self._flamer_on_his_own(pc, sit):
-            need = min(need, 0.8)
-        # Fuel is finite: a last shot is kept for a real group.
-        if pc.ammo <= 2 and not self.novice:
-            need += 0.8
-        return best[1] if best[0] >= need else None
+        if best[0] > 0 and need > 0.8 and self._flamer_on_his_own(pc, sit):
+            need = 0.8
+        return best[1] if best[0] >= need + self._fuel_kept(pc) else None
+
+    @staticmethod
+    def _fuel_kept(pc: Any) -> float:
+        """Fuel is finite: the last two shots are kept for a real group."""
+        return 0.8 if pc.ammo <= 2 else 0.0
 
     def _flamer_on_his_own(self, pc: Any, sit: Situation) -> bool:
         """A Genestealer is about to strike him, or one is coming with no other Marine within `flamer_alone`."""
@@ -586,7 +597,7 @@ class MarinePlayer:
 
     def _section_value(self, t: int, sit: Situation) -> float | None:
         """Expected kills of a flamer shot at square t's section: 5/6 a Genestealer, 1.5 a blip; None when a
-        Marine stands in it (the flamer kills him on a 2+; a novice counts him -4 and may burn him)."""
+        Marine stands in it (the flamer kills him on a 2+), unless `burn_marine` prices him."""
         st = sit.state
         occ = st.occ
         v = 0.0
@@ -596,9 +607,9 @@ class MarinePlayer:
                 continue
             kind = st.p[oid].kind
             if kind == "marine":
-                if not self.novice:
+                if self.burn_marine is None:
                     return None
-                v -= 4.0
+                v += self.burn_marine
             else:
                 v += 5 / 6 if kind == "stealer" else 1.5
         return v
@@ -646,7 +657,7 @@ class MarinePlayer:
         lad = sit.state.feat.ladder.get(pc.sq)
         if lad is not None and allowed <= D[lad] < here:
             bound = max(bound, w.progress * (here - D[lad]) - w.ap_cost)
-        if not self.novice and sit.enemies and sit.board.doors_near(pc.sq, pc.facing):
+        if w.close_flank > 0 and sit.enemies and sit.board.doors_near(pc.sq, pc.facing):
             bound = max(bound, w.close_flank)
         return None if bound == -INF and not gain else bound
 
@@ -665,7 +676,7 @@ class MarinePlayer:
         order = sq.order
         idx = order.index(pc) if pc in order else 0
         role = "middle"
-        if len(order) > 1 and not self.novice:
+        if len(order) > 1:
             role = "lead" if idx == 0 else ("rear" if pc is sq.rear else "middle")
         back_ok = False
         if role == "rear" and self._guards_rear(pc, sq):
@@ -677,14 +688,12 @@ class MarinePlayer:
             back_ok = True  # shuffle backwards, still facing the threat
         guide = order[idx - 1].sq if idx > 0 else -1
         r = _Route(D, here, self._allowed(pc, sq, D, idx), self._reserve(pc, sq, role), back_ok, guide)
-        if len(order) > 2 and not self.novice:
+        if len(order) > 2:
             _set_march(r, pc, order)
         return r
 
     def _hold_route(self, pc: Any, sq: _Squad) -> _Route | None:
         """With no goal to walk to: the last Marine holes up (#11), a squad holds a choke point (#9)."""
-        if self.novice:
-            return None
         if len(sq.order) == 1:
             return self._cover_route(pc, sq)
         return self._choke_route(pc, sq)
@@ -710,7 +719,7 @@ class MarinePlayer:
         """#11: the last Marine with no goal in reach and a threat near backs into the nearest dead end (one open
         side: one Genestealer at a time, from his front) within `dead_end` squares, still facing the threat."""
         sit = sq.sit
-        if self.novice or len(sq.order) != 1 or self.w.dead_end <= 0 or not sq.tm.within(pc.sq, sq.radius):
+        if len(sq.order) != 1 or self.w.dead_end <= 0 or not sq.tm.within(pc.sq, sq.radius):
             return None
         C = sit.gt.marine_goal_map("dead-ends", _dead_ends(sit))
         here = C[pc.sq]
@@ -733,7 +742,7 @@ class MarinePlayer:
 
     def _reserve(self, pc: Any, sq: _Squad, role: str) -> int:
         """The AP he keeps for overwatch or guard: when threatened in front, at the rear or close; else none."""
-        if self.novice or sq.hurry or not sq.tm.within(pc.sq, sq.radius):
+        if sq.hurry or not sq.tm.within(pc.sq, sq.radius):
             return 0
         if role in ("lead", "rear") or len(sq.order) == 1 or sq.tm.within(pc.sq, sq.radius / 2):
             return WATCH_COST
@@ -743,7 +752,7 @@ class MarinePlayer:
         """The least route distance he may reach: no more than `gap` ahead of the Marine behind him after that
         one's move (the carrier: `carrier_gap`, and no dash bonus unless the goal is within this turn's reach)."""
         order = sq.order
-        if self.novice or idx + 1 >= len(order):
+        if idx + 1 >= len(order):
             return -INF
         w = self.w
         fol = order[idx + 1]
@@ -806,7 +815,7 @@ class MarinePlayer:
 
     def _score_close(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
         """Closing a door off every Marine's way cuts an approach on the flank (#12)."""
-        if self.novice or not sq.sit.enemies or ap - m.cost < r.reserve:
+        if self.w.close_flank <= 0 or not sq.sit.enemies or ap - m.cost < r.reserve:
             return None
         if sq.on_way(m.door_sq):
             return None
@@ -862,7 +871,7 @@ class MarinePlayer:
                 a = act("turn", pc.id, FACES[f])
                 if a in sit.legal:
                     return a
-        if watch is None or (blind and not self.novice):
+        if watch is None or (blind and not self.watch_a_wall):
             return None  # (overwatch or guard on a wall watches nothing)
         return watch if watch in sit.legal else None
 
@@ -878,7 +887,7 @@ class MarinePlayer:
     def _watch_facing(self, pc: Any, sq: _Squad, ap: int) -> int | None:
         """Where he should face on watch: the threat (#1), the way back for the rear guard (#4), else the longest
         open line; never a wall."""
-        if self.novice or pc.ow or pc.guard:
+        if pc.ow or pc.guard:
             return None
         sit = sq.sit
         f: int | None = None
@@ -940,11 +949,11 @@ def _line(sit: Situation, s: int, f: int, most: int = 6) -> int:
 
 
 
-# Who answers each decision (MarinePlayer._decide).
+# Who answers each decision (MarinePlayer._decide), by method name so that a subclass's own answer is the one asked.
 _DECISIONS: dict[type, Any] = {
-    CommandDecision: MarinePlayer._command,
+    CommandDecision: lambda self, pending, sit: self._command(pending, sit),
     OverwatchDecision: lambda self, pending, sit: dec.find(sit.actions, "fire"),
-    DoorOverwatchDecision: MarinePlayer._door_overwatch,
+    DoorOverwatchDecision: lambda self, pending, sit: self._door_overwatch(pending, sit),
     ParryDecision: lambda self, pending, sit: dec.parry(pending.roll, sit.actions),
     GuardDecision: lambda self, pending, sit: dec.guard_reroll(pending.roll, sit.actions),
     PsiDecision: lambda self, pending, sit: dec.psi_points(pending.roll, sit.actions),
@@ -952,7 +961,7 @@ _DECISIONS: dict[type, Any] = {
     PutDecision: lambda self, pending, sit: self._put_away(sit),
     TurnToFaceDecision: lambda self, pending, sit: act("face", pending.piece, FACES[pending.facing]),
     FaceDecision: lambda self, pending, sit: self._face(sit, pending.piece),
-    RetreatDecision: MarinePlayer._retreat,
+    RetreatDecision: lambda self, pending, sit: self._retreat(pending, sit),
 }
 # _AHEAD[facing][d]: 0 when a step in direction d goes forward for that facing (positive dot product), else 1.
 _AHEAD = [tuple(0 if DIR_VEC[d][0] * fx + DIR_VEC[d][1] * fy > 0 else 1 for d in range(8)) for fx, fy in FACE_VEC]

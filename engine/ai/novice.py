@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.ai import decisions as dec
 from engine.ai.base import register
 from engine.ai.genestealers import GenestealerPlayer, _Field
-from engine.ai.marines import MarinePlayer
+from engine.ai.marines import MarinePlayer, _Route, _Squad
+from engine.ai.situation import Situation
+from engine.ai.tables import INF
 from engine.ai.weights import GenestealerWeights, MarineWeights, defaults, weights_from_params
-from engine.rules.actions import Action, act
+from engine.rules.actions import PASS, Action, act
 
 # The Genestealer habits a novice lacks: flanks (#2), the key targets (#8), the Marines about to win (#3), going
 # round a strong fighter (#2), ambushes (#3), spreading over the entries, closing doors (#5).
@@ -49,9 +52,69 @@ class NoviceGenestealerPlayer(GenestealerPlayer):
         return False
 
 
+# The Marine habits a novice lacks: keeping command points (#5), a rear guard (#4), a flamer that waits for a group
+# (#8), closing flank doors (#12), a marching order (#3).
+NOVICE_MARINES_SET = {"cp_reserve": 0.0, "rear_guard": 0.0, "flamer_min": 0.5, "close_flank": 0.0,
+                      "march_flamer": 0.0, "march_melee": 0.0}
+
+
+class NoviceMarinePlayer(MarinePlayer):
+    """Every AP and CP along the shortest path, shoots and burns whatever it sees, no overwatch kept, no rear guard,
+    no cohesion, no reactions; shoots doors on overwatch, never redraws command points."""
+
+    name = "novice-marines"
+    burn_marine = -4.0  # a Marine in the section lowers the shot's worth, but may be burned
+    watch_a_wall = True
+
+    @staticmethod
+    def _weights(params: dict[str, float]) -> MarineWeights:
+        return weights_from_params(MarineWeights, {**params, **NOVICE_MARINES_SET})
+
+    def _command(self, pending: Any, sit: Situation) -> Action | None:
+        return act("cp", "keep")
+
+    def _door_overwatch(self, pending: Any, sit: Situation) -> Action | None:
+        return dec.find(sit.actions, "fire")
+
+    def _react(self, sit: Situation, gid: str) -> Action | None:
+        return PASS
+
+    def _behind_schedule(self, sit: Situation, sq: _Squad) -> bool:
+        return False
+
+    def _psi(self, sit: Situation) -> Action | None:
+        return None
+
+    def _carrier_near(self, sq: _Squad) -> bool:
+        return True  # an escort leaves by the exit at once
+
+    @staticmethod
+    def _melee_first(pc: Any) -> bool:
+        return True
+
+    def _shoot_now(self, pc: Any, near: int, ap: int) -> bool:
+        return True
+
+    @staticmethod
+    def _fuel_kept(pc: Any) -> float:
+        return 0.0
+
+    def _hold_route(self, pc: Any, sq: _Squad) -> _Route | None:
+        return None
+
+    def _reserve(self, pc: Any, sq: _Squad, role: str) -> int:
+        return 0
+
+    def _allowed(self, pc: Any, sq: _Squad, D: list[int], idx: int) -> float:
+        return -INF
+
+    def _watch_facing(self, pc: Any, sq: _Squad, ap: int) -> int | None:
+        return None
+
+
 def novice_marines(params: dict[str, float]) -> MarinePlayer:
     """Factory for the registry."""
-    return MarinePlayer(params, novice=True)
+    return NoviceMarinePlayer(params)
 
 
 def novice_genestealers(params: dict[str, float]) -> GenestealerPlayer:
