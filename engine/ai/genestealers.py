@@ -642,7 +642,7 @@ class GenestealerPlayer:
         if rest > 0 and shots == 0.0:
             # Not there this turn but unseen on the way: keep closing in up to the stand-off line.
             return True
-        return term_nerve(w) + term_gathered(w, fld.near) - term_path_shots(shots) >= 0.0
+        return term_nerve(w) + term_gathered(w, fld.near) - term_path_shots(w, shots, pc.alpha) >= 0.0
 
     def _step(self, pc: Any, fld: _Field, *, charge: bool, opened: _Opened | None = None) -> Action | None:
         """A Genestealer's move (or door opening, climb, jump) toward an attack square, or the stand-off line.
@@ -775,9 +775,10 @@ def term_gathered(w: GenestealerWeights, near: int) -> float:
     return max(0, near - 1) * (1.0 if near >= w.group else 0.3)
 
 
-def term_path_shots(shots: float) -> float:
-    """The expected overwatch shots along the way this turn (#4: a jammed Marine is not a watcher)."""
-    return shots
+def term_path_shots(w: GenestealerWeights, shots: float, alpha: bool) -> float:
+    """The expected overwatch shots along the way this turn (#4: a jammed Marine is not a watcher); the Alpha's
+    count `alpha_shots` each (a shot kills it only with two killing dice: it charges through overwatch)."""
+    return shots * w.alpha_shots if alpha else shots
 
 
 def term_reveal(w: GenestealerWeights, cost: int) -> float:
