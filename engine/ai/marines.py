@@ -189,9 +189,9 @@ def term_clock(w: MarineWeights, sq: _Squad, pc: Any, dist: int, left: int) -> f
 
 
 def term_flank_exposure(w: MarineWeights, sq: _Squad, s: int) -> int:
-    """Doors off every Marine's way within `flank_watch` squares of square s: a threatened squad crossing a
-    room there has more than its leader and rear guard on overwatch (#12: Genestealers burst in from the
-    side doors)."""
+    """Doors off every Marine's way within `flank_watch` squares of square s with an enemy near them (within half
+    the threat radius): a squad crossing a room there has more than its leader and rear guard on overwatch (#12:
+    Genestealers burst in from the side doors)."""
     reach = int(w.flank_watch)
     if reach <= 0:
         return 0
@@ -200,7 +200,7 @@ def term_flank_exposure(w: MarineWeights, sq: _Squad, s: int) -> int:
     rng = b.rng
     n = 0
     for t in b.door_at:
-        if t // b.plane == lvl and rng(s, t) <= reach and not sq.on_way(t):
+        if t // b.plane == lvl and rng(s, t) <= reach and sq.tm.within(t, sq.radius / 2) and not sq.on_way(t):
             n += 1
     return n
 
@@ -688,7 +688,7 @@ class MarinePlayer:
             back_ok = True  # shuffle backwards, still facing the threat
         guide = order[idx - 1].sq if idx > 0 else -1
         r = _Route(D, here, self._allowed(pc, sq, D, idx), self._reserve(pc, sq, role), back_ok, guide)
-        if len(order) > 2:
+        if len(order) > 2 and not sq.hurry:  # (a squad in a hurry walks in the order it stands)
             _set_march(r, pc, order)
         return r
 
