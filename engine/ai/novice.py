@@ -14,8 +14,10 @@ from typing import Any
 
 from engine.ai import decisions as dec
 from engine.ai.base import register
-from engine.ai.genestealers import GenestealerPlayer, _Field
-from engine.ai.marines import MarinePlayer, _Route, _Squad
+from engine.ai.genestealer_field import _Field
+from engine.ai.genestealers import GenestealerPlayer
+from engine.ai.marine_squad import _Route, _Squad
+from engine.ai.marines import MarinePlayer
 from engine.ai.situation import Situation
 from engine.ai.tables import INF
 from engine.ai.weights import GenestealerWeights, MarineWeights, defaults, weights_from_params

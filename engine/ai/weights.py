@@ -29,7 +29,7 @@ class MarineWeights:
     dash_below: float = 1.0  # dash (no overwatch stops) while at most this many enemies are near the squad
     redraw_below: float = 3.0  # with a sergeant, redraw command points of this value or less
     psi_storm_range: float = 3.0  # the Archivist storms a Genestealer this close
-    # Scoring terms of a move (engine/ai/marines.py, `_score_*`): each is a weight on one consideration.
+    # Scoring terms of a move (engine/ai/marine_terms.py): each is a weight on one consideration.
     progress: float = 10.0  # per square of route gained by the move (#10: keep moving to the objective)
     ap_cost: float = 1.0  # per AP the move and the step it prepares cost (a turn and a step cost 2)
     open_door: float = 1.0  # opening a closed door on an equally short way (#12: open only what the route needs)

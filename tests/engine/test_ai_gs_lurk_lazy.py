@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.genestealers import GenestealerPlayer, _lurk_score
+from engine.ai.genestealer_terms import _lurk_score
+from engine.ai.genestealers import GenestealerPlayer
 from engine.ai.novice import NoviceGenestealerPlayer
 from engine.ai.situation import Situation
 from engine.mission import load_mission
