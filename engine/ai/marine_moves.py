@@ -130,13 +130,13 @@ class MarineMoves(MarineRoutes):
     def _value(self, t: int, v: int, cost: int, r: _Route, sit: Situation) -> float:
         """A step's worth onto square t (route distance v) for `cost` AP: the sum of its terms."""
         w = self.w
-        return (
+        val = (
             term_progress(w, r.here, v)
             - term_ap(w, cost)
             - term_side_doors(w, sit, t)
             - term_file(w, sit.board, t, r.guide)
-            + term_march(w, r, v)
         )
+        return val + term_march(w, r, v) if r.kit else val  # (the marching order binds the flamer and fighters)
 
 
 _STEP_VERBS = ("move",)
