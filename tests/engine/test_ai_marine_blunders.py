@@ -146,7 +146,7 @@ def test_a_marine_crossing_beside_a_side_door_keeps_the_ap_of_overwatch() -> Non
 
 
 def test_the_last_marine_walks_when_watching_would_miss_the_turn_limit() -> None:
-    # (The passive last Marine: 11 squares to the exit in 5 turns; on overwatch every turn he walks 2.)
+    # (A passive last Marine while the clock runs: 11 squares to the exit in 5 turns; watching, he walks 2 a turn.)
     limit = [ESCAPE[0], {"kind": "turn_limit", "turn": 5, "result": "genestealers"}]
     rows = ["################", "#..............#", "########.#######", "########.#######", "########.#######",
             "################"]
