@@ -29,7 +29,7 @@ class MarineWeights:
     dash_below: float = 1.0  # dash (no overwatch stops) while at most this many enemies are near the squad
     redraw_below: float = 3.0  # with a sergeant, redraw command points of this value or less
     psi_storm_range: float = 3.0  # the Archivist storms a Genestealer this close
-    # Scoring terms of a move (engine/ai/marines.py, `_score_*`): each is a weight on one consideration.
+    # Scoring terms of a move (engine/ai/marine_terms.py): each is a weight on one consideration.
     progress: float = 10.0  # per square of route gained by the move (#10: keep moving to the objective)
     ap_cost: float = 1.0  # per AP the move and the step it prepares cost (a turn and a step cost 2)
     open_door: float = 1.0  # opening a closed door on an equally short way (#12: open only what the route needs)
@@ -39,6 +39,12 @@ class MarineWeights:
     close_flank: float = 12.0  # closing an open door off the route (#12: cut the approaches on the flanks)
     carrier_gap: float = 1.0  # how far the carrier may walk ahead of the nearest other Marine
     escort_exit: float = 6.0  # an escort leaves by the exit only once the carrier is this close to it
+    flank_watch: float = 2.0  # a threatened Marine this close to a door off the way keeps the AP of overwatch
+    march_flamer: float = 12.0  # a flamer's step past the front Marine (#3: he travels in the middle, not leading)
+    march_melee: float = 0.5  # a strong melee Marine's step past the front Marine (#3: best melee in front)
+    dead_end: float = 6.0  # the last Marine with no goal in reach backs into a dead end this close (#11)
+    choke: float = 6.0  # a squad with nothing to reach holds a corridor within this many squares of an entry (#9)
+    clock_slack: float = 1.0  # the last Marine dashes when watching every turn leaves him this short of the goal
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,10 @@ class GenestealerWeights:
     key_flank: float = 0.0  # in a flame mission, extra cost of the flamer's front square (`flank` for the others)
     lead_target: float = 6.0  # in an escape mission, extra cost to strike a Marine not among those about to win it
     close_doors: float = 1.0  # 1: shut an open door that a Marine on overwatch sees, from out of his sight
+    alpha_shots: float = 0.25  # what an overwatch shot on the way counts for the Alpha's charge (two dice kill it)
+    entry_locked: float = 6.0  # an entry held shut by a Marine within 6 scores this much worse for a new blip
+    entry_crowd: float = 2.0  # ... and this much per blip already waiting at it (spread over the entries)
+    melee_target: float = 2.0  # extra walking cost to strike a Marine with a hammer or claws (#2: go round him)
 
 
 W = TypeVar("W", MarineWeights, GenestealerWeights)
@@ -112,6 +122,12 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "close_flank": WeightRange(0.0, 20.0),
         "carrier_gap": WeightRange(0.0, 4.0, 1.0),
         "escort_exit": WeightRange(0.0, 12.0, 1.0),
+        "clock_slack": WeightRange(0.0, 6.0, 1.0),
+        "flank_watch": WeightRange(0.0, 4.0, 1.0),
+        "choke": WeightRange(0.0, 12.0, 1.0),
+        "dead_end": WeightRange(0.0, 12.0, 1.0),
+        "march_flamer": WeightRange(0.0, 20.0),
+        "march_melee": WeightRange(0.0, 2.0),
     },
     "genestealers": {
         "aggression": WeightRange(0.0, 1.0),
@@ -128,6 +144,10 @@ SEARCH_RANGES: dict[str, dict[str, WeightRange]] = {
         "key_flank": WeightRange(0.0, 4.0),
         "close_doors": WeightRange(0.0, 1.0, 1.0),
         "lead_target": WeightRange(0.0, 8.0),
+        "melee_target": WeightRange(0.0, 8.0),
+        "entry_locked": WeightRange(0.0, 12.0),
+        "entry_crowd": WeightRange(0.0, 6.0),
+        "alpha_shots": WeightRange(0.0, 1.0),
     },
 }
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 
-from engine.ai.genestealers import GenestealerPlayer, _lurk_score
+from engine.ai.genestealer_terms import _lurk_score
+from engine.ai.genestealers import GenestealerPlayer
+from engine.ai.novice import NoviceGenestealerPlayer
 from engine.ai.situation import Situation
 from engine.mission import load_mission
 from engine.resources import sample_mission
@@ -26,18 +28,17 @@ def test_lazy_entry_choice_matches_the_full_map() -> None:
                 continue
             floor = [s for s in range(sit.board.size) if sit.gt.mt.steps[s]]
             walls = [s for s in range(sit.board.size) if not sit.gt.mt.steps[s]]  # no seed reachable: INF
-            for player in (GenestealerPlayer(), GenestealerPlayer(novice=True)):
-                dm = player._attack_map(sit)
-                if not player.novice:
-                    dm = player._route_map(sit, dm)
+            for player in (GenestealerPlayer(), NoviceGenestealerPlayer()):
+                dm = player._route_map(sit, player._attack_map(sit))
                 for k in range(5):
                     squares = list(sit.board.entries.values()) + rng.sample(floor, 3) + rng.sample(walls, 2)
                     if k == 4:
                         squares = rng.sample(walls, 3)  # every option unreachable
                     cands = [(t, rng.random() < 0.3, rng.choice([0, 0, 1, 2])) for t in rng.sample(squares, 3)]
-                    want = min((_lurk_score(dm[t], locked, n), i) for i, (t, locked, n) in enumerate(cands))[1]
+                    w = player.w
+                    want = min((_lurk_score(w, dm[t], locked, n), i) for i, (t, locked, n) in enumerate(cands))[1]
                     # A fresh player each time, and the same one again (its set-up map kept and expanded further).
-                    assert GenestealerPlayer(novice=player.novice)._lurk_lazy(sit, cands) == want
+                    assert type(player)()._lurk_lazy(sit, cands) == want
                     assert player._lurk_lazy(sit, cands) == want
                     checked += 1
     assert checked > 50

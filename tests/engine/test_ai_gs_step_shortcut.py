@@ -3,7 +3,8 @@ _step itself: whenever it says no step, _step chooses none, charging or not."""
 
 from __future__ import annotations
 
-from engine.ai.genestealers import GenestealerPlayer, _Field
+from engine.ai.genestealer_field import _Field
+from engine.ai.genestealers import GenestealerPlayer
 from engine.ai.situation import Situation
 from engine.mission import load_mission
 from engine.resources import sample_mission

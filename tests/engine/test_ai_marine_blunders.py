@@ -1,5 +1,6 @@
 """Crafted positions in which the heuristic Marines blundered before their moves were scored from the rules'
-offer (docs/ai.md, Marines): each test fails on that player."""
+offer, and the playbook habits they lacked after (docs/ai.md, Marines): each test fails on the player before the
+fix it holds."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 from itertools import pairwise
 
 from engine.ai.marines import MarinePlayer
+from engine.ai.situation import Situation, observe
 from engine.rules.game import GameState
 from engine.rules.testing import scenario
 
@@ -17,9 +19,9 @@ CARRY = [{"kind": "objective_carried", "objective": "relic", "to": {"exit": "X1"
 HOLD = [{"kind": "turn_limit", "turn": 20, "result": "genestealers"}]
 
 
-def marine_turn(state: GameState, limit: int = 40) -> list[str]:
+def marine_turn(state: GameState, limit: int = 40, params: dict[str, float] | None = None) -> list[str]:
     """The Marine player's actions until it passes."""
-    player = MarinePlayer()
+    player = MarinePlayer(params)
     done: list[str] = []
     while state.current_player() == "marines" and state.phase == "marines" and len(done) < limit:
         a = player.choose(state, state.legal_view(), random.Random(1))
@@ -108,3 +110,71 @@ def test_marines_close_a_flank_door() -> None:
     s.k.set_door("D1", "open")
     s.touch()
     assert "close m1 D1" in marine_turn(s)
+
+
+def _goal_distance(s: GameState, pid: str) -> int:
+    D = Situation(observe(s, "marines"), s.legal_view()).marine_goal_map()
+    assert D is not None
+    return D[s.p[pid].sq]
+
+
+# A room crossed west to east; a corridor leaves it southward (through door D1 when there is one), where two
+# Genestealers come up.
+ROOM = ["##############", "#............#", "#............#", "#............#", "######.#######", "######.#######",
+        "######.#######", "######.#######", "######.#######", "##############"]
+
+
+def test_the_flamer_does_not_overtake_the_front_marine() -> None:
+    # (#3: the old squad let the flamer, in the middle, walk past the leader to the front.)
+    s = scenario(ROOM, victory=ESCAPE, exits=[("X1", 12, 2, "E")], dice=[1] * 30,
+                 marines=[("m1", 3, 2, "E"), ("m2", 2, 2, "E", "marine", "heavy_flamer", "power_glove"),
+                          ("m3", 1, 2, "E", "sergeant", "storm_bolter", "thunder_hammer")],
+                 stealers=[("g1", 6, 7, "N"), ("g2", 6, 6, "N")])
+    marine_turn(s)
+    assert _goal_distance(s, "m2") >= _goal_distance(s, "m1")
+
+
+def test_a_marine_crossing_beside_a_side_door_keeps_the_ap_of_overwatch() -> None:
+    # (#12: the old squad put only its leader and rear guard on overwatch; the middle Marine walked on past the
+    # door the Genestealers come through.)
+    rows = [*ROOM[:4], "######d#######", *ROOM[5:]]
+    s = scenario(rows, victory=ESCAPE, exits=[("X1", 12, 2, "E")], doors=[("D1", 6, 4)], dice=[1] * 30,
+                 marines=[("m1", 3, 2, "E"), ("m2", 2, 2, "E"), ("m3", 1, 2, "E")],
+                 stealers=[("g1", 6, 6, "N"), ("g2", 6, 5, "N")])
+    marine_turn(s)
+    assert s.p["m2"].ow
+
+
+def test_the_last_marine_walks_when_watching_would_miss_the_turn_limit() -> None:
+    # (A passive last Marine while the clock runs: 11 squares to the exit in 5 turns; watching, he walks 2 a turn.)
+    limit = [ESCAPE[0], {"kind": "turn_limit", "turn": 5, "result": "genestealers"}]
+    rows = ["################", "#..............#", "########.#######", "########.#######", "########.#######",
+            "################"]
+    s = scenario(rows, victory=limit, exits=[("X1", 14, 1, "E")], marines=[("m1", 3, 1, "E")],
+                 stealers=[("g1", 8, 3, "N"), ("g2", 8, 4, "N")], dice=[1] * 30)
+    assert _goal_distance(s, "m1") == 11
+    marine_turn(s)
+    assert _goal_distance(s, "m1") == 7  # every AP on the way
+
+
+def test_the_last_marine_backs_into_a_dead_end() -> None:
+    # (#11: with nothing to reach, the old player stood where he was, open on both sides.)
+    s = scenario(["##########", "#........#", "#####.####", "#####.####", "##########"], victory=HOLD,
+                 marines=[("m1", 2, 1, "E")], stealers=[("g1", 6, 3, "N"), ("g2", 5, 3, "N")], dice=[1] * 30)
+    assert marine_turn(s) == ["move m1 W", "overwatch m1", "pass"]
+    m1 = s.p["m1"]
+    assert (m1.sq, m1.facing) == (s.game.board.sq_of("upper", 1, 1), 1)  # in the dead end, facing out (E)
+
+
+def test_a_squad_with_nothing_to_reach_holds_the_corridor_by_an_entry_area() -> None:
+    # (#9: the old squad stood where it was deployed, in the room.)
+    rows = ["################", "#.....#####....#", "#..............#", "#.....#####....#", "################"]
+    s = scenario(rows, victory=HOLD, marines=[("m1", 3, 2, "E"), ("m2", 2, 2, "E")], entry_areas=[("E1", 14, 2, "E")])
+    for _ in range(2):
+        marine_turn(s)
+        for pc in s.p.values():
+            pc.ap, pc.st = 4, 0
+        s.touch()
+    b = s.game.board
+    front = s.p["m1"].sq
+    assert b.rng(front, b.entries["E1"]) <= 6 and b.nbr[front][0] < 0 and b.nbr[front][4] < 0
