@@ -11,7 +11,7 @@ import pytest
 
 import engine.ai.base as registry
 from engine.ai.base import policy_names
-from engine.ai.weights import MarineWeights, defaults
+from engine.ai.weights import SEARCH_RANGES, MarineWeights, defaults
 from engine.cli import main
 from engine.sim.spec import BatchSpec
 from engine.tune.population import GATE, build_population, parse_against
@@ -44,6 +44,9 @@ BASE = BatchSpec(games=0, seed=1, runner="fake")
 @pytest.fixture
 def stub(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Trainer, "play", stub_play)
+    # The stand-in mission reads caution alone: search only it, so how many other weights the players have does
+    # not change how many trials it takes to find.
+    monkeypatch.setitem(SEARCH_RANGES, "marines", {"caution": SEARCH_RANGES["marines"]["caution"]})
 
 
 def test_a_population_refuses_weights_that_trade_one_opponent_for_another(stub: None) -> None:
