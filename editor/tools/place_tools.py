@@ -45,8 +45,6 @@ def auto_side(lv: Level, x: int, y: int) -> str:
 class PlaceTool(Tool):
     """Base for one-click features; subclasses say what to build and how to edit an existing one."""
 
-    kind = ""
-
     def make(self, level: str, x: int, y: int) -> Any:
         raise NotImplementedError
 

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 class LadderTool(Tool):
     name = "Ladder"
+    kind = "ladders"
     shortcut = "L"
     tip = ("Click the top end, then the bottom end on the level below (the view switches there). "
            "Shift+click places both ends at once, the bottom directly under the top. Right click removes; Esc cancels.")

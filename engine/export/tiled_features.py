@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.export import tiled_names as N
@@ -74,12 +75,15 @@ class Features:
         return min(gaps, key=lambda k: gaps[k])
 
     def collect(self) -> Json:
-        """doors, entry_areas, exits, objectives, pitfalls, ladders, rubble and chutes, as document lists."""
-        out: Json = {"doors": [], "entry_areas": [], "exits": [], "objectives": [], "pitfalls": []}
+        """Every kind's document list but the squad's (marines()), each read by its entry of READERS."""
+        return {key: read(self) for key, read in READERS.items() if key != "squad"}
+
+    def _doors(self) -> list[Json]:
+        out: list[Json] = []
         for lv, o in self._all(N.DOORS):
             kind = o.kind if o.kind in ("door", "bulkhead") else self._str(o, "kind", "door")
             self._put(
-                out["doors"],
+                out,
                 "$.doors",
                 {
                     "id": o.name or f"D{o.oid}",
@@ -91,23 +95,30 @@ class Features:
                 },
                 o,
             )
-        for layer, key, prefix in ((N.ENTRY_AREAS, "entry_areas", "E"), (N.EXITS, "exits", "X")):
-            for lv, o in self._all(layer):
-                self._put(
-                    out[key],
-                    f"$.{key}",
-                    {
-                        "id": o.name or f"{prefix}{o.oid}",
-                        "level": lv.id,
-                        "x": o.x,
-                        "y": o.y,
-                        "side": self._side(lv, o),
-                    },
-                    o,
-                )
+        return out
+
+    def _edges(self, layer: str, key: str, prefix: str) -> list[Json]:
+        out: list[Json] = []
+        for lv, o in self._all(layer):
+            self._put(
+                out,
+                f"$.{key}",
+                {"id": o.name or f"{prefix}{o.oid}", "level": lv.id, "x": o.x, "y": o.y, "side": self._side(lv, o)},
+                o,
+            )
+        return out
+
+    def _entry_areas(self) -> list[Json]:
+        return self._edges(N.ENTRY_AREAS, "entry_areas", "E")
+
+    def _exits(self) -> list[Json]:
+        return self._edges(N.EXITS, "exits", "X")
+
+    def _objectives(self) -> list[Json]:
+        out: list[Json] = []
         for lv, o in self._all(N.OBJECTIVES):
             self._put(
-                out["objectives"],
+                out,
                 "$.objectives",
                 {
                     "id": o.name or f"O{o.oid}",
@@ -119,16 +130,26 @@ class Features:
                 },
                 o,
             )
+        return out
+
+    def _pitfalls(self) -> list[Json]:
+        out: list[Json] = []
         letters = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         for lv, o in self._all(N.PITFALLS):
             letter = o.name.upper() if o.name else next(letters, "Z")
-            self._put(out["pitfalls"], "$.pitfalls", {"letter": letter, "level": lv.id, "x": o.x, "y": o.y}, o)
-        out["ladders"] = self._ladders()
-        out["rubble"], out["chutes"] = [], []
+            self._put(out, "$.pitfalls", {"letter": letter, "level": lv.id, "x": o.x, "y": o.y}, o)
+        return out
+
+    def _rubble(self) -> list[Json]:
+        out: list[Json] = []
         for lv, o in self._all(N.RUBBLE):
-            self._put(out["rubble"], "$.rubble", {"level": lv.id, "x": o.x, "y": o.y}, o)
+            self._put(out, "$.rubble", {"level": lv.id, "x": o.x, "y": o.y}, o)
+        return out
+
+    def _chutes(self) -> list[Json]:
+        out: list[Json] = []
         for lv, o in self._all(N.CHUTES):
-            self._put(out["chutes"], "$.chutes", {"id": o.name or f"C{o.oid}", "level": lv.id, "x": o.x, "y": o.y}, o)
+            self._put(out, "$.chutes", {"id": o.name or f"C{o.oid}", "level": lv.id, "x": o.x, "y": o.y}, o)
         return out
 
     def _ladders(self) -> list[Json]:
@@ -213,6 +234,20 @@ class Features:
                 f"property says {facing!r}; the property wins (delete it to face the way the object is turned)"
             )
         return facing
+
+
+# Each kind's reader (engine/mission/kinds.py), in the document's order of lists.
+READERS: dict[str, Callable[[Features], list[Json]]] = {
+    "doors": Features._doors,
+    "entry_areas": Features._entry_areas,
+    "exits": Features._exits,
+    "objectives": Features._objectives,
+    "pitfalls": Features._pitfalls,
+    "ladders": Features._ladders,
+    "rubble": Features._rubble,
+    "chutes": Features._chutes,
+    "squad": Features.marines,
+}
 
 
 def _num(v: object) -> float:

@@ -7,9 +7,10 @@ highlight them exactly as it highlights schema errors.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from engine.mission.issues import Issue
+from engine.mission.kinds import KINDS, end_path, items, path_of
 from engine.mission.model import WALL, Level, Mission
 from engine.mission.objects import within
 from engine.mission.victory import faults
@@ -45,26 +46,13 @@ class _Ctx:
 
 
 def _features(m: Mission) -> Iterator[tuple[str, str, str, int, int]]:
-    """(kind, json path, level, x, y) of every feature that stands on one square."""
-    for i, d in enumerate(m.doors):
-        yield ("door", f"$.doors[{i}]", d.level, d.x, d.y)
-    for i, e in enumerate(m.entry_areas):
-        yield ("entry area", f"$.entry_areas[{i}]", e.level, e.x, e.y)
-    for i, x in enumerate(m.exits):
-        yield ("exit", f"$.exits[{i}]", x.level, x.x, x.y)
-    for i, o in enumerate(m.objectives):
-        yield ("objective", f"$.objectives[{i}]", o.level, o.x, o.y)
-    for i, p in enumerate(m.pitfalls):
-        yield ("pitfall", f"$.pitfalls[{i}]", p.level, p.x, p.y)
-    for i, la in enumerate(m.ladders):
-        yield ("ladder top", f"$.ladders[{i}].top", la.top.level, la.top.x, la.top.y)
-        yield ("ladder bottom", f"$.ladders[{i}].bottom", la.bottom.level, la.bottom.x, la.bottom.y)
-    for i, r in enumerate(m.rubble):
-        yield ("rubble", f"$.rubble[{i}]", r.level, r.x, r.y)
-    for i, c in enumerate(m.chutes):
-        yield ("chute", f"$.chutes[{i}]", c.level, c.x, c.y)
-    for i, mm in enumerate(m.marines.squad):
-        yield ("deployment", f"$.marines.squad[{i}]", mm.level, mm.x, mm.y)
+    """(kind, json path, level, x, y) of every square a feature stands on, for every kind of the registry."""
+    for kind in KINDS:
+        for i, obj in enumerate(items(m, kind)):
+            ends = kind.ends(obj)
+            for n, (role, sq) in enumerate(ends):
+                label = "deployment" if kind.key == "squad" else f"{kind.label} {role}".rstrip()
+                yield (label, end_path(kind, i, role, n, len(ends)), sq.level, sq.x, sq.y)
 
 
 def check_levels(c: _Ctx) -> Iterator[Issue]:
@@ -130,13 +118,9 @@ def _check_sections(c: _Ctx, lv: Level, path: str) -> Iterator[Issue]:
 def check_ids(c: _Ctx) -> Iterator[Issue]:
     m = c.m
     groups: list[tuple[str, str, list[str]]] = [
-        ("door", "doors", [d.id for d in m.doors]),
-        ("entry area", "entry_areas", [e.id for e in m.entry_areas]),
-        ("exit", "exits", [e.id for e in m.exits]),
-        ("objective", "objectives", [o.id for o in m.objectives]),
-        ("ladder", "ladders", [la.id for la in m.ladders]),
-        ("chute", "chutes", [ch.id for ch in m.chutes]),
-        ("Marine", "marines.squad", [mm.id for mm in m.marines.squad]),
+        ("Marine" if k.key == "squad" else k.label, path_of(k, 0)[2:-3], [o.id for o in items(m, k)])
+        for k in KINDS
+        if k.ident == "id"
     ]
     for what, key, ids in groups:
         seen: set[str] = set()
@@ -501,6 +485,21 @@ CHECKS = (
     check_random_setup,
     check_victory,
 )
+
+
+# Each kind's own checks among CHECKS (every kind also gets check_squares and check_ids through the registry);
+# an empty tuple says the kind has no rule of its own beyond those.
+KIND_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
+    "doors": (check_doors,),
+    "entry_areas": (check_edges, check_forces),
+    "exits": (check_edges,),
+    "objectives": (check_victory,),
+    "pitfalls": (check_pitfalls,),
+    "ladders": (check_ladders,),
+    "rubble": (),
+    "chutes": (),
+    "squad": (check_deployment, check_squad),
+}
 
 
 def placement_issues(m: Mission, broken: frozenset[str] = frozenset()) -> list[Issue]:

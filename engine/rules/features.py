@@ -19,6 +19,21 @@ if TYPE_CHECKING:
 EYE_MEMO_SQUARES = 50_000
 
 
+# Where a game holds each kind of the mission's features (engine/mission/kinds.py), as the squares a state knows
+# them by: tests/engine/test_feature_kinds.py puts one feature of every kind on a board and finds each here.
+HELD: dict[str, Callable[[Any], Container[int]]] = {
+    "doors": lambda st: st.game.board.door_at,
+    "entry_areas": lambda st: set(st.game.board.entries.values()),
+    "exits": lambda st: st.game.board.exit_at,
+    "objectives": lambda st: st.obj_at,
+    "pitfalls": lambda st: st.feat.pit_down,
+    "ladders": lambda st: st.feat.ladder,
+    "rubble": lambda st: st.feat.rubble,
+    "chutes": lambda st: st.feat.chutes,
+    "squad": lambda st: {pc.sq for pc in st.p.values() if pc.kind == "marine"},
+}
+
+
 class Features:
     """Immutable once drawn; shared by every copy of one game's state."""
 
