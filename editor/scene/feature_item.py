@@ -102,6 +102,10 @@ class FeatureItem(QGraphicsItem):
                 self._ladder(p, la.top.x, la.top.y, la.id, "▼")
             if la.bottom.level == here:
                 self._ladder(p, la.bottom.x, la.bottom.y, la.id, "▲")
+        for lift in m.lifts:
+            for e in lift.entrances:
+                if e.level == here:
+                    self._lift(p, e.x, e.y, lift.id)
         for d in m.doors:
             if d.level == here:
                 self._door(p, lv, d.x, d.y, d.kind, d.state)
@@ -199,6 +203,13 @@ class FeatureItem(QGraphicsItem):
             yy = r.top() + r.height() * k / 4
             p.drawLine(QPointF(r.left() + S * 0.12, yy), QPointF(r.right() - S * 0.12, yy))
         draw_text(p, square(x, y), arrow, palette.LADDER, 0.3)
+
+    def _lift(self, p: QPainter, x: int, y: int, ident: str) -> None:
+        r = square(x, y, 0.08)
+        p.setPen(QPen(QColor("#ffffff"), 1.5))
+        p.setBrush(QColor(palette.LIFT))
+        p.drawRect(r)
+        draw_text(p, square(x, y), ident[:4], "#ffffff", 0.3)
 
     def _rubble(self, p: QPainter, x: int, y: int) -> None:
         p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 0.8))

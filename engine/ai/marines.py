@@ -57,7 +57,7 @@ _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
 
 WATCH_COST = max(OVERWATCH_COST, GUARD_COST)  # what a Marine keeps to end on overwatch or guard
 _STEP_VERBS = ("move",)
-_OTHER_VERBS = ("turn", "open", "close", "climb")
+_OTHER_VERBS = ("turn", "open", "close", "climb", "ride")
 
 
 class _Squad:
@@ -166,7 +166,7 @@ class MarinePlayer:
         self.name = "novice-marines" if novice else "heuristic-marines"
         self._scorers = {
             "move": self._score_step, "turn": self._score_turn, "open": self._score_open,
-            "close": self._score_close, "climb": self._score_climb,
+            "close": self._score_close, "climb": self._score_climb, "ride": self._score_climb,
         }
 
     # ------------------------------------------------------------------ entry point
@@ -597,6 +597,9 @@ class MarinePlayer:
         lad = sit.state.feat.ladder.get(pc.sq)
         if lad is not None and allowed <= D[lad] < here:
             bound = max(bound, w.progress * (here - D[lad]) - w.ap_cost)
+        for t in sit.gt.lift_dest.get(pc.sq, ()):
+            if allowed <= D[t] < here:
+                bound = max(bound, w.progress * (here - D[t]) - w.ap_cost)
         if not self.novice and sit.enemies and sit.board.doors_near(pc.sq, pc.facing):
             bound = max(bound, w.close_flank)
         return None if bound == -INF and not gain else bound

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.mission.diagonal import diagonal_step_allowed
 from engine.rules.board import DIR_VEC, FACE_VEC, Board
-from engine.rules.moves import JUMP_COST, PIT_CLIMB_COST, ladder_cost
+from engine.rules.moves import JUMP_COST, PIT_CLIMB_COST, RIDE_COST, ladder_cost, lift_links
 
 INF = 9999
 # Extra cost of a square a Marine would rather not cross: a pitfall he may fall through (1 in 6).
@@ -361,6 +361,13 @@ class GameTables:
             _add_step(fu, fh, s, t, lc)
             _add_step(ru, rh, t, s, lc)
             _add_step(mu, mh, t, s, mlc)
+        # Turbo-lifts: a ride from each entrance to each other one, the same cost for every piece.
+        self.lift_dest = lift_links(feat)
+        for s, ts in self.lift_dest.items():
+            for t in ts:
+                _add_step(fu, fh, s, t, RIDE_COST)
+                _add_step(ru, rh, t, s, RIDE_COST)
+                _add_step(mu, mh, t, s, RIDE_COST)
         for top, below in pits.items():
             if below >= 0:
                 _add_step(fu, fh, top, below, JUMP_COST)

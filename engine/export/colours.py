@@ -28,6 +28,7 @@ class Colours:
     LADDER: str = "#7a5230"
     RUBBLE: str = "#8a7f6d"
     CHUTE: str = "#3c1010"
+    LIFT: str = "#2f6f8f"
     RANDOM_ZONE: str = "#6fa8dc"
     SECTION_TINTS: tuple[str, ...] = (
         "#d8cfb8", "#c3cfc4", "#cfc3cf", "#c4cbd8", "#d8c7bd", "#cdd3b9", "#bfd2d2", "#d6c3c9",
@@ -47,6 +48,7 @@ class Colours:
         ("Ladder", "#7a5230"),
         ("Rubble", "#8a7f6d"),
         ("Disposal chute", "#3c1010"),
+        ("Turbo-lift entrance", "#2f6f8f"),
         ("Random-counter zone", "#6fa8dc"),
     )
 

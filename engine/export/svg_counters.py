@@ -164,6 +164,18 @@ def _ladders(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
                 cv.label(sq.x, sq.y, f"{lad.id[:3]}{mark}", size=2.5)
 
 
+def _lifts(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    """A lift entrance: a framed square with the lift's id and the levels it serves ("T1 0-2" by depth)."""
+    for lift in m.lifts:
+        depths = sorted({lv.depth for e in lift.entrances if (lv := m.level(e.level)) is not None})
+        served = f"{depths[0]}-{depths[-1]}" if depths else ""
+        for e in (e for e in lift.entrances if e.level == level.id):
+            cv.rect(e.x + 0.06, e.y + 0.06, 0.88, 0.88, pal.LIFT, "#ffffff", 0.4)
+            cv.rect(e.x + 0.22, e.y + 0.22, 0.56, 0.56, "none", "#ffffff", 0.3)
+            cv.text(e.x + 0.5, e.y + 0.45, lift.id[:4], 2.0, bold=True, colour="#ffffff")
+            cv.text(e.x + 0.5, e.y + 0.8, served, 1.6, bold=True, colour="#ffffff")
+
+
 def _objectives(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
     for o in (o for o in m.objectives if o.level == level.id):
         cx, cy = o.x + 0.5, o.y + 0.5
@@ -215,6 +227,7 @@ SYMBOLS: dict[str, Callable[[Canvas, Mission, Level, Colours], None]] = {
     "chutes": _chutes,
     "pitfalls": _pitfalls,
     "ladders": _ladders,
+    "lifts": _lifts,
     "objectives": _objectives,
     "doors": _doors,
     "squad": _squad,

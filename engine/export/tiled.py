@@ -16,7 +16,7 @@ from engine.export.staging import staged_files
 from engine.export.tileset import TILE, terrain_chars, tileset_png
 from engine.mission import mission_to_dict
 from engine.mission.kinds import KINDS, CannotExpress, items
-from engine.mission.model import FACINGS, Chute, Door, Ladder, Marine, Mission, Objective, Pitfall, Rubble
+from engine.mission.model import FACINGS, Chute, Door, Ladder, Lift, Marine, Mission, Objective, Pitfall, Rubble
 
 Json = dict[str, Any]
 # Tiled draws each object layer's rectangles in its colour: the same colours as the printed legend.
@@ -30,6 +30,7 @@ _LAYER_COLOURS = {
     N.RUBBLE: DEFAULT.RUBBLE,
     N.CHUTES: DEFAULT.CHUTE,
     N.DEPLOYMENT: DEFAULT.DEPLOY,
+    N.LIFTS: DEFAULT.LIFT,
 }
 
 
@@ -121,6 +122,11 @@ def _chute(c: Chute, ids: _Ids) -> Placed:
     return [(c.level, _obj(ids.next_obj(), c.id, "chute", c.x, c.y))]
 
 
+def _lift(lift: Lift, ids: _Ids) -> Placed:
+    """One object per entrance, all named after the lift (the importer gathers them by name)."""
+    return [(e.level, _obj(ids.next_obj(), lift.id, "lift", e.x, e.y)) for e in lift.entrances]
+
+
 def _marine(mar: Marine, ids: _Ids) -> Placed:
     props = [
         _prop("rank", mar.rank),
@@ -145,6 +151,7 @@ WRITERS: dict[str, tuple[str, Callable[[Any, _Ids], Placed]]] = {
     "ladders": (N.LADDERS, _ladder),
     "rubble": (N.RUBBLE, _rubble),
     "chutes": (N.CHUTES, _chute),
+    "lifts": (N.LIFTS, _lift),
     "squad": (N.DEPLOYMENT, _marine),
 }
 
@@ -200,7 +207,8 @@ def build_tmj(m: Mission, image_name: str) -> Json:
                 "data": data,
             }
         ]
-        for name in N.OBJECT_LAYERS:
+        later = tuple(name for name in N.LATER_LAYERS if any(layer == name for _lv, layer in objects))
+        for name in N.OBJECT_LAYERS + later:
             layers.append(
                 {
                     "color": _LAYER_COLOURS[name],

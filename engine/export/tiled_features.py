@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from engine.export import tiled_names as N
 from engine.export.tiled_read import Json, Reader
+from engine.mission.codec import ALWAYS_WRITTEN
 from engine.mission.model import FACINGS
 
 _RANKS = ("marine", "sergeant", "archivist")
@@ -76,7 +77,8 @@ class Features:
 
     def collect(self) -> Json:
         """Every kind's document list but the squad's (marines()), each read by its entry of READERS."""
-        return {key: read(self) for key, read in READERS.items() if key != "squad"}
+        lists = {key: read(self) for key, read in READERS.items() if key != "squad"}
+        return {key: lst for key, lst in lists.items() if lst or key in ALWAYS_WRITTEN}
 
     def _doors(self) -> list[Json]:
         out: list[Json] = []
@@ -196,6 +198,19 @@ class Features:
             )
         return out
 
+    def _lifts(self) -> list[Json]:
+        """A lift's entrances are the objects of the lifts layers sharing its name, in object-id order."""
+        by_name: dict[str, list[Json]] = {}
+        for lv, o in self._all(N.LIFTS):
+            if not o.name:
+                raise self.r.fail(o.place, "a turbo-lift entrance needs the lift's id as its name")
+            entrances = by_name.get(o.name)
+            if entrances is None:
+                entrances = by_name[o.name] = []
+                self.origins[f"$.lifts[{len(by_name) - 1}]"] = o.place
+            entrances.append({"level": lv.id, "x": o.x, "y": o.y})
+        return [{"id": name, "entrances": entrances} for name, entrances in by_name.items()]
+
     def marines(self) -> list[Json]:
         """The squad from the deployment layers; rank from the 'rank' property or the object's type."""
         squad: list[Json] = []
@@ -246,6 +261,7 @@ READERS: dict[str, Callable[[Features], list[Json]]] = {
     "ladders": Features._ladders,
     "rubble": Features._rubble,
     "chutes": Features._chutes,
+    "lifts": Features._lifts,
     "squad": Features.marines,
 }
 

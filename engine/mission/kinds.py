@@ -19,6 +19,7 @@ from engine.mission.model import (
     EntryArea,
     Exit,
     Ladder,
+    Lift,
     Marine,
     Mission,
     Objective,
@@ -67,6 +68,18 @@ def _ladder_move(obj: Ladder, end: int, sq: Square) -> Ladder:
     return replace(obj, top=sq) if end == 0 else replace(obj, bottom=sq)
 
 
+def _lift_load(d: Json) -> Lift:
+    return Lift(d["id"], [_sq(e) for e in d["entrances"]])
+
+
+def _lift_dump(obj: Lift) -> Json:
+    return {"id": obj.id, "entrances": [_sqd(e) for e in obj.entrances]}
+
+
+def _lift_move(obj: Lift, end: int, sq: Square) -> Lift:
+    return replace(obj, entrances=[sq if i == end else e for i, e in enumerate(obj.entrances)])
+
+
 def _door_legend(d: Door) -> str:
     return f"{'Bulkhead' if d.kind == 'bulkhead' else 'Door'} ({d.state})"
 
@@ -91,6 +104,7 @@ class Kind:
     load: Callable[[Json], Any]
     dump: Callable[[Any], Json]
     move_end: Callable[[Any, int, Square], Any]  # a copy with end number `end` put on a square
+    joins: bool = False  # a model moves between its ends (a ladder, a lift): reachability joins them
 
     def name_of(self, obj: Any) -> str:
         """'door D3', 'bulkhead BH1', 'pitfall A', 'rubble' for messages."""
@@ -121,9 +135,12 @@ KINDS: tuple[Kind, ...] = (
     _flat("pitfalls", "pitfall", Pitfall, "letter", "Pitfall", "pitfall", _no_derelict("pitfalls")),
     Kind("ladders", "ladder", Ladder, "id", lambda o: (("top", o.top), ("bottom", o.bottom)), lambda _o: "Ladder",
          "ladder", _no_derelict("ladders"), lambda d: Ladder(d["id"], _sq(d["top"]), _sq(d["bottom"])),
-         lambda o: {"id": o.id, "top": _sqd(o.top), "bottom": _sqd(o.bottom)}, _ladder_move),
+         lambda o: {"id": o.id, "top": _sqd(o.top), "bottom": _sqd(o.bottom)}, _ladder_move, joins=True),
     _flat("rubble", "rubble", Rubble, None, "Rubble", "rubble", _no_derelict("rubble counters")),
     _flat("chutes", "chute", Chute, "id", "Disposal chute", "chute", _no_derelict("disposal chutes")),
+    Kind("lifts", "turbo-lift", Lift, "id", lambda o: tuple(("", e) for e in o.entrances),
+         lambda _o: "Turbo-lift entrance", "lift", _no_derelict("turbo-lifts"), _lift_load, _lift_dump, _lift_move,
+         joins=True),
     Kind("squad", "deployment", Marine, "id", _one, lambda _o: "Deployment", "marine", "marine",
          _flat_load(Marine), _flat_dump, _flat_move),
 )

@@ -127,6 +127,14 @@ class Chute:
 
 
 @dataclass
+class Lift:
+    """[4e] A turbo-lift: one entrance on each of two or more levels; a model at one rides to another."""
+
+    id: str
+    entrances: list[Square]
+
+
+@dataclass
 class RandomCounter:
     kind: Literal["pitfall", "ladder", "rubble"]
     letter: str | None = None
@@ -222,6 +230,7 @@ class Mission:
     ladders: list[Ladder] = field(default_factory=list)
     rubble: list[Rubble] = field(default_factory=list)
     chutes: list[Chute] = field(default_factory=list)
+    lifts: list[Lift] = field(default_factory=list)
     random_setup: RandomSetup | None = None
 
     def level(self, level_id: str) -> Level | None:

@@ -275,6 +275,30 @@ def check_ladders(c: _Ctx) -> Iterator[Issue]:
             )
 
 
+def check_lifts(c: _Ctx) -> Iterator[Issue]:
+    """A turbo-lift stops once on each level it serves, two levels at least, on a square holding nothing else
+    that moves a model (docs/RULES.md, 'Turbo-lift')."""
+    blocked = c.doors | c.pitfalls | c.ladder_ends | c.chutes | c.rubble
+    for i, lift in enumerate(c.m.lifts):
+        path = f"$.lifts[{i}]"
+        if not c.ok(path):
+            continue
+        levels = Counter(e.level for e in lift.entrances)
+        first = lift.entrances[0]
+        if len(levels) < 2:
+            yield Issue("LIFT-LEVELS", path, f"turbo-lift {lift.id} needs entrances on two levels at least",
+                        first.level, ((first.x, first.y),))
+        for level, n in sorted(levels.items()):
+            if n > 1:
+                squares = tuple((e.x, e.y) for e in lift.entrances if e.level == level)
+                yield Issue("LIFT-LEVELS", path, f"turbo-lift {lift.id} has {n} entrances on level {level!r}: "
+                            "one per level", level, squares)
+        for n, e in enumerate(lift.entrances):
+            if (e.level, e.x, e.y) in blocked:
+                yield Issue("LIFT-STACKED", f"{path}.entrances[{n}]", f"turbo-lift {lift.id} entrance at {e.x},{e.y} "
+                            "shares its square with a door, pitfall, ladder, chute or rubble", e.level, ((e.x, e.y),))
+
+
 def check_deployment(c: _Ctx) -> Iterator[Issue]:
     seen: dict[Place, str] = {}
     closed = {(d.level, d.x, d.y) for d in c.m.doors if d.state == "closed"}
@@ -478,6 +502,7 @@ CHECKS = (
     check_doors,
     check_pitfalls,
     check_ladders,
+    check_lifts,
     check_deployment,
     check_squad,
     check_edges,
@@ -498,6 +523,7 @@ KIND_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
     "ladders": (check_ladders,),
     "rubble": (),
     "chutes": (),
+    "lifts": (check_lifts,),
     "squad": (check_deployment, check_squad),
 }
 

@@ -15,6 +15,7 @@ Grammar (tokens separated by single spaces; ids are mission ids, SQ is ``level:x
     enter ID                  a lurking blip/Genestealer steps onto its entry area's square
     exit ID                   leave the board by the exit point at the model's square
     climb ID | jump ID        ladder / pitfall up or down; jump down a hole
+    ride ID LEVEL             turbo-lift: from the entrance the piece stands on to the lift's entrance on LEVEL
     stand ID FACE             a prone Marine stands up
     reveal ID                 voluntary blip conversion
     drop ID | give ID TO      objects
@@ -59,6 +60,7 @@ _ARITY: dict[str, tuple[int, int]] = {
     "exit": (1, 1),
     "climb": (1, 1),
     "jump": (1, 1),
+    "ride": (2, 2),
     "stand": (2, 2),
     "reveal": (1, 1),
     "drop": (1, 1),

@@ -19,6 +19,7 @@ from engine.rules.kernel import (
     EXIT_COST,
     JUMP_COST,
     PIT_CLIMB_COST,
+    RIDE_COST,
     STAND_COST,
     G,
     Kernel,
@@ -152,6 +153,15 @@ class Movement:
             and other not in k.flames
         ):
             out.append(self.game.order_table(pc.id)["climb"])
+
+    def lift_rides(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """Any piece on a turbo-lift entrance rides to another entrance it may enter (2 AP)."""
+        stops = self.k.feat.lift.get(pc.sq)
+        if stops is None or budget < RIDE_COST:
+            return
+        for level, t in stops:
+            if self.can_enter(pc, t):
+                out.append(act("ride", pc.id, level))
 
     def marine_jump(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Marine jumps down the pitfall he stands on ([PF] or a ladder hole) for 1 AP."""
@@ -369,6 +379,17 @@ class Movement:
             pc.ap = 0
             self.drop(pc, t, ladder_fall=True)
         elif t in k.obj_at and pc.kind != "blip" and not pc.carry:
+            k.pick_up(pc, t)
+
+    def act_ride(self, pc: Piece, a: Action, reaction: bool) -> None:
+        """The piece comes out of the lift at the entrance on the level named, facing as it did; a model there
+        picks up the object lying on it, as a step would."""
+        k = self.k
+        level = a.args[1]
+        t = next(t for lv, t in k.feat.lift[pc.sq] if lv == level)
+        k.pay(pc, RIDE_COST, reaction)
+        k.move(pc, t)
+        if t in k.obj_at and pc.kind != "blip" and not pc.carry:
             k.pick_up(pc, t)
 
     def act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:

@@ -19,6 +19,7 @@ from engine.export.tiled_import import import_tiled
 from engine.mission.codec import mission_from_dict, mission_to_dict
 from engine.mission.kinds import BY_KEY, KINDS, CannotExpress, items
 from engine.mission.placement import CHECKS, KIND_CHECKS
+from engine.mission.salvage import salvage_document
 from engine.mission.validation import validate_document
 from engine.rules.features import HELD
 from engine.rules.game import Game
@@ -47,6 +48,7 @@ def every_kind_doc() -> dict[str, Any]:
         "ladders": [{"id": "L1", "top": {"level": "up", "x": 2, "y": 3}, "bottom": {"level": "down", "x": 2, "y": 3}}],
         "rubble": [{"level": "up", "x": 6, "y": 1}],
         "chutes": [{"id": "C1", "level": "down", "x": 4, "y": 1}],
+        "lifts": [{"id": "T1", "entrances": [{"level": "up", "x": 5, "y": 1}, {"level": "down", "x": 5, "y": 2}]}],
         "marines": {"squad": [{"id": "m1", "rank": "sergeant", "level": "up", "x": 1, "y": 2, "facing": "E"}]},
         "genestealers": {"starting": {"blips": 1, "entry_areas": ["E1"]},
                          "reinforcements": [{"from_turn": 1, "per_turn": 1, "entry_areas": ["E1"],
@@ -88,6 +90,14 @@ def test_codec_round_trip(mission: Any, key: str) -> None:
         assert kind.load(kind.dump(obj)) == obj
     again = mission_from_dict(mission_to_dict(mission))
     assert items(again, kind) == items(mission, kind)
+
+
+def test_repair_reader_reads_every_kind(doc: dict[str, Any], mission: Any) -> None:
+    """The editor's repair reader (salvage) reads every kind as the codec does, with nothing to repair."""
+    found = salvage_document(copy.deepcopy(doc))
+    assert found.notes == []
+    for kind in KINDS:
+        assert items(found.mission, kind) == items(mission, kind), kind.key
 
 
 @pytest.mark.parametrize("key", KEYS)
