@@ -44,6 +44,8 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "rubble": (),
     "chutes": ("id",),
     "lifts": ("id",),
+    "deployment_areas": ("id",),
+    "torpedoes": ("id", "side"),
     "squad": ("id", "name", "rank", "ranged", "melee", "storm_shield", "facing"),
 }
 TEXT_FIELDS = {"id": ID_PATTERN, "letter": LETTER_PATTERN, "name": ""}
@@ -190,7 +192,8 @@ class FeaturePanel(QWidget):
             row.addWidget(y)
             pre = _prefix(role, end, len(ends))
             self.widgets[f"{pre}level"], self.widgets[f"{pre}x"], self.widgets[f"{pre}y"] = combo, x, y
-            name = f"{role} square".capitalize() if role else f"Entrance {end + 1}" if len(ends) > 1 else "Square"
+            many = "Entrance" if kind == "lifts" else "Square"
+            name = f"{role} square".capitalize() if role else f"{many} {end + 1}" if len(ends) > 1 else "Square"
             self.form.addRow(name, row)
 
     def _editor(self, kind: str, name: str) -> QWidget:

@@ -84,6 +84,10 @@ class FeatureItem(QGraphicsItem):
             return
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         self._zones(p, lv)
+        for area in m.deployment_areas:
+            if area.level == here:
+                for x, y in area.squares:
+                    self._area(p, x, y)
         above = m.level_above(here)
         for pit in m.pitfalls:
             if above is not None and pit.level == above.id:
@@ -118,6 +122,9 @@ class FeatureItem(QGraphicsItem):
         for x in m.exits:
             if x.level == here:
                 draw_side_arrow(p, x.x, x.y, x.side, palette.EXIT, x.id)
+        for t in m.torpedoes:
+            if t.level == here:
+                draw_side_arrow(p, t.x, t.y, t.side, palette.TORPEDO, t.id)
         for mm in m.marines.squad:
             if mm.level == here:
                 label = {"sergeant": "Sg", "archivist": "Ar"}.get(mm.rank, mm.id[-2:])
@@ -203,6 +210,13 @@ class FeatureItem(QGraphicsItem):
             yy = r.top() + r.height() * k / 4
             p.drawLine(QPointF(r.left() + S * 0.12, yy), QPointF(r.right() - S * 0.12, yy))
         draw_text(p, square(x, y), arrow, palette.LADDER, 0.3)
+
+    def _area(self, p: QPainter, x: int, y: int) -> None:
+        c = QColor(palette.DEPLOY_AREA)
+        c.setAlpha(150)
+        p.setPen(QPen(QColor(palette.DEPLOY), 1))
+        p.setBrush(c)
+        p.drawRect(square(x, y, 0.04))
 
     def _lift(self, p: QPainter, x: int, y: int, ident: str) -> None:
         r = square(x, y, 0.08)

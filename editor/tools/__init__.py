@@ -11,14 +11,15 @@ from editor.tools.place_tools import (
     ObjectiveTool,
     PitfallTool,
     RubbleTool,
+    TorpedoTool,
 )
-from editor.tools.special_tools import LadderTool, LiftTool, SelectTool, ZoneTool
+from editor.tools.special_tools import DeploymentAreaTool, LadderTool, LiftTool, SelectTool, ZoneTool
 from editor.tools.terrain_tools import BrushTool, EraserTool, FillTool, RectTool, SectionTool
 
 # In toolbar order.
 TOOL_CLASSES: tuple[type[Tool], ...] = (
     SelectTool, BrushTool, RectTool, FillTool, EraserTool, SectionTool,
-    DoorTool, BulkheadTool, EntryTool, ExitTool, DeployTool, ObjectiveTool,
+    DoorTool, BulkheadTool, EntryTool, ExitTool, TorpedoTool, DeployTool, DeploymentAreaTool, ObjectiveTool,
     PitfallTool, LadderTool, LiftTool, RubbleTool, ChuteTool, ZoneTool,
 )
 

@@ -21,7 +21,7 @@ from editor.commands.region import (
 )
 from editor.features import feature_list, features_at, next_id, places
 from editor.tools.base import Clipboard, Tool
-from engine.mission.model import WALL, Ladder, Lift, RandomSetup, Square
+from engine.mission.model import WALL, DeploymentArea, Ladder, Lift, RandomSetup, Square
 
 if TYPE_CHECKING:
     from editor.scene.level_scene import LevelScene
@@ -170,6 +170,49 @@ class LiftTool(Tool):
 
     def deactivate(self) -> None:
         self.pending = None
+
+
+class DeploymentAreaTool(Tool):
+    name = "Deployment area"
+    kind = "deployment_areas"
+    shortcut = "A"
+    tip = ("Click squares to add them to the level's last deployment area (the Marines listed on its squares are "
+           "set up anywhere in it); Shift+click starts a new area. Right click takes a square out.")
+
+    def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        m = self.doc.mission
+        level = scene.level_id
+        here = features_at(m, level, x, y, "deployment_areas")
+        if button == Qt.MouseButton.RightButton:
+            for kind, area in here:
+                rest = [xy for xy in area.squares if xy != (x, y)]
+                if rest:
+                    self.ctx.push(ReplaceFeatureCommand(self.doc, kind, area, dataclasses.replace(area, squares=rest)))
+                else:
+                    self.ctx.push(RemoveFeatureCommand(self.doc, kind, area))
+            return
+        if button != Qt.MouseButton.LeftButton or not self.on_map(level, x, y) or here:
+            return
+        mine = [a for a in m.deployment_areas if a.level == level]
+        if mine and not mods & Qt.KeyboardModifier.ShiftModifier:
+            area = mine[-1]
+            self.ctx.push(ReplaceFeatureCommand(self.doc, "deployment_areas", area,
+                                                dataclasses.replace(area, squares=[*area.squares, (x, y)])))
+            return
+        area = DeploymentArea(next_id(m, "deployment_areas", "A"), level, [(x, y)])
+        self.ctx.push(AddFeatureCommand(self.doc, "deployment_areas", area))
+        self.ctx.message(f"deployment area {area.id} started: click more squares to add them")
+
+    def hover(self, scene: LevelScene, x: int, y: int) -> None:
+        if not self.inside(scene.level_id, x, y):
+            scene.set_preview([(x, y)], False, "outside the map")
+            return
+        obj = DeploymentArea("?", scene.level_id, [(x, y)])
+        broken = [i for i in self.ctx.new_issues_if_added("deployment_areas", obj)
+                  if i.rule not in ("REF-DUPLICATE-ID", "AREA-EMPTY", "AREA-OVERLAP")]
+        scene.set_preview([(x, y)], not broken)
+        if broken:
+            self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
 
 
 class ZoneTool(Tool):

@@ -29,6 +29,7 @@ from engine.rules.board import DIR_VEC, FACE_VEC
 from engine.rules.decisions import (
     CommandDecision,
     Decision,
+    DeployDecision,
     DoorOverwatchDecision,
     FaceDecision,
     GuardDecision,
@@ -175,7 +176,9 @@ class MarinePlayer:
         obs = observe(state, "marines")
         sit = Situation(obs, actions)
         pending = obs.decision()
-        a = self._phase(sit) if pending is None else self._decide(pending, sit)
+        # A Marine aboard a boarding torpedo comes out as soon as its ramp is free (docs/RULES.md, 15).
+        out = dec.find(actions, "enter") if pending is None else None
+        a = out or (self._phase(sit) if pending is None else self._decide(pending, sit))
         if a is None or a not in sit.legal:
             a = dec.find(actions, "pass") or actions[0]
         return a
@@ -203,6 +206,21 @@ class MarinePlayer:
                 if best is None or v < best[0]:
                     best = (v, a)
         return best[1] if best else PASS
+
+    def _deploy(self, sit: Situation) -> Action | None:
+        """Set-up in a deployment area: the offered square nearest the goal, the designer's own square on a tie
+        (it is offered first)."""
+        D = sit.marine_goal_map()
+        if D is None:
+            return None
+        b = sit.board
+        best: tuple[int, Action] | None = None
+        for a in sit.actions:
+            if a.verb == "deploy":
+                v = D[b.parse_sq(a.args[1])]
+                if best is None or v < best[0]:
+                    best = (v, a)
+        return best[1] if best else None
 
     def _put_away(self, sit: Situation) -> Action | None:
         """Involuntary conversion: put each extra Genestealer as far from the Marines as the rule allows."""
@@ -835,6 +853,7 @@ _DECISIONS: dict[type, Any] = {
     TurnToFaceDecision: lambda self, pending, sit: act("face", pending.piece, FACES[pending.facing]),
     FaceDecision: lambda self, pending, sit: self._face(sit, pending.piece),
     RetreatDecision: MarinePlayer._retreat,
+    DeployDecision: lambda self, pending, sit: self._deploy(sit),
 }
 # _AHEAD[facing][d]: 0 when a step in direction d goes forward for that facing (positive dot product), else 1.
 _AHEAD = [tuple(0 if DIR_VEC[d][0] * fx + DIR_VEC[d][1] * fy > 0 else 1 for d in range(8)) for fx, fy in FACE_VEC]

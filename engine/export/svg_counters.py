@@ -121,6 +121,16 @@ def _pitfalls_below(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
             cv.label(p.x, p.y, p.letter, pal.PITFALL_BOTTOM)
 
 
+def _deployment_areas(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    """A deployment area: its squares tinted under every counter, the area's id in its first square."""
+    for area in (a for a in m.deployment_areas if a.level == level.id):
+        for x, y in area.squares:
+            cv.rect(x + 0.04, y + 0.04, 0.92, 0.92, pal.DEPLOY_AREA, pal.DEPLOY, 0.2)
+        if area.squares:
+            x, y = area.squares[0]
+            cv.text(x + 0.5, y + 0.3, area.id[:4], 1.5, bold=True, colour=pal.DEPLOY)
+
+
 def _rubble(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
     for r in (r for r in m.rubble if r.level == level.id):
         cv.rect(r.x + 0.1, r.y + 0.1, 0.8, 0.8, pal.RUBBLE, "#4d463b", 0.3)
@@ -140,6 +150,14 @@ def _exits(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
         cv.rect(x.x + 0.06, x.y + 0.06, 0.88, 0.88, pal.EXIT)
         cv.arrow(x.x, x.y, x.side, "#ffffff")
         cv.label(x.x, x.y, x.id[:5], size=2.1, shift=x.side)
+
+
+def _torpedoes(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    """A boarding torpedo's ramp: an arrow from the torpedo's side into the board, with its id."""
+    for t in (t for t in m.torpedoes if t.level == level.id):
+        cv.rect(t.x + 0.06, t.y + 0.06, 0.88, 0.88, pal.TORPEDO, "#ffffff", 0.3)
+        cv.arrow(t.x, t.y, {"N": "S", "S": "N", "E": "W", "W": "E"}[t.side], "#ffffff")
+        cv.label(t.x, t.y, t.id[:5], size=2.1, shift=t.side)
 
 
 def _chutes(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
@@ -221,9 +239,11 @@ def _squad(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
 
 # Each kind's symbol (engine/mission/kinds.py), in drawing order: the lower ones first so Marines stay on top.
 SYMBOLS: dict[str, Callable[[Canvas, Mission, Level, Colours], None]] = {
+    "deployment_areas": _deployment_areas,
     "rubble": _rubble,
     "entry_areas": _entry_areas,
     "exits": _exits,
+    "torpedoes": _torpedoes,
     "chutes": _chutes,
     "pitfalls": _pitfalls,
     "ladders": _ladders,

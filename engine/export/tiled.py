@@ -16,7 +16,19 @@ from engine.export.staging import staged_files
 from engine.export.tileset import TILE, terrain_chars, tileset_png
 from engine.mission import mission_to_dict
 from engine.mission.kinds import KINDS, CannotExpress, items
-from engine.mission.model import FACINGS, Chute, Door, Ladder, Lift, Marine, Mission, Objective, Pitfall, Rubble
+from engine.mission.model import (
+    FACINGS,
+    Chute,
+    DeploymentArea,
+    Door,
+    Ladder,
+    Lift,
+    Marine,
+    Mission,
+    Objective,
+    Pitfall,
+    Rubble,
+)
 
 Json = dict[str, Any]
 # Tiled draws each object layer's rectangles in its colour: the same colours as the printed legend.
@@ -31,6 +43,8 @@ _LAYER_COLOURS = {
     N.CHUTES: DEFAULT.CHUTE,
     N.DEPLOYMENT: DEFAULT.DEPLOY,
     N.LIFTS: DEFAULT.LIFT,
+    N.DEPLOYMENT_AREAS: DEFAULT.DEPLOY_AREA,
+    N.TORPEDOES: DEFAULT.TORPEDO,
 }
 
 
@@ -127,6 +141,11 @@ def _lift(lift: Lift, ids: _Ids) -> Placed:
     return [(e.level, _obj(ids.next_obj(), lift.id, "lift", e.x, e.y)) for e in lift.entrances]
 
 
+def _area(area: DeploymentArea, ids: _Ids) -> Placed:
+    """One object per square, all named after the area (the importer gathers them by name)."""
+    return [(area.level, _obj(ids.next_obj(), area.id, "deployment_area", x, y)) for x, y in area.squares]
+
+
 def _marine(mar: Marine, ids: _Ids) -> Placed:
     props = [
         _prop("rank", mar.rank),
@@ -152,6 +171,8 @@ WRITERS: dict[str, tuple[str, Callable[[Any, _Ids], Placed]]] = {
     "rubble": (N.RUBBLE, _rubble),
     "chutes": (N.CHUTES, _chute),
     "lifts": (N.LIFTS, _lift),
+    "deployment_areas": (N.DEPLOYMENT_AREAS, _area),
+    "torpedoes": (N.TORPEDOES, _edge("torpedo")),
     "squad": (N.DEPLOYMENT, _marine),
 }
 

@@ -116,6 +116,9 @@ class Features:
     def _exits(self) -> list[Json]:
         return self._edges(N.EXITS, "exits", "X")
 
+    def _torpedoes(self) -> list[Json]:
+        return self._edges(N.TORPEDOES, "torpedoes", "BT")
+
     def _objectives(self) -> list[Json]:
         out: list[Json] = []
         for lv, o in self._all(N.OBJECTIVES):
@@ -211,6 +214,21 @@ class Features:
             entrances.append({"level": lv.id, "x": o.x, "y": o.y})
         return [{"id": name, "entrances": entrances} for name, entrances in by_name.items()]
 
+    def _deployment_areas(self) -> list[Json]:
+        """An area's squares are the objects of the deployment_areas layers sharing its name, on one level."""
+        by_name: dict[str, Json] = {}
+        for lv, o in self._all(N.DEPLOYMENT_AREAS):
+            if not o.name:
+                raise self.r.fail(o.place, "a deployment area square needs the area's id as its name")
+            area = by_name.get(o.name)
+            if area is None:
+                area = by_name[o.name] = {"id": o.name, "level": lv.id, "squares": []}
+                self.origins[f"$.deployment_areas[{len(by_name) - 1}]"] = o.place
+            elif area["level"] != lv.id:
+                raise self.r.fail(o.place, f"deployment area {o.name!r} lies on two levels; an area is on one")
+            area["squares"].append([o.x, o.y])
+        return list(by_name.values())
+
     def marines(self) -> list[Json]:
         """The squad from the deployment layers; rank from the 'rank' property or the object's type."""
         squad: list[Json] = []
@@ -262,6 +280,8 @@ READERS: dict[str, Callable[[Features], list[Json]]] = {
     "rubble": Features._rubble,
     "chutes": Features._chutes,
     "lifts": Features._lifts,
+    "deployment_areas": Features._deployment_areas,
+    "torpedoes": Features._torpedoes,
     "squad": Features.marines,
 }
 

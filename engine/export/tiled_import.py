@@ -79,6 +79,8 @@ _OBJECT_PROPS = {
     N.CHUTES: set(),
     N.DEPLOYMENT: {"rank", "facing", "title", "ranged", "melee", "storm_shield"},
     N.LIFTS: set(),
+    N.DEPLOYMENT_AREAS: set(),
+    N.TORPEDOES: {"side"},
 }
 # Where a part of the mission document came from in the map, when it is no feature (JSON paths of the map).
 _DOC_ORIGINS = {

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.mission.model import (
     Chute,
+    DeploymentArea,
     Door,
     EntryArea,
     Exit,
@@ -26,6 +27,7 @@ from engine.mission.model import (
     Pitfall,
     Rubble,
     Square,
+    Torpedo,
 )
 
 Json = dict[str, Any]
@@ -78,6 +80,20 @@ def _lift_dump(obj: Lift) -> Json:
 
 def _lift_move(obj: Lift, end: int, sq: Square) -> Lift:
     return replace(obj, entrances=[sq if i == end else e for i, e in enumerate(obj.entrances)])
+
+
+def _area_load(d: Json) -> DeploymentArea:
+    return DeploymentArea(d["id"], d["level"], [(x, y) for x, y in d["squares"]])
+
+
+def _area_dump(obj: DeploymentArea) -> Json:
+    return {"id": obj.id, "level": obj.level, "squares": [[x, y] for x, y in obj.squares]}
+
+
+def _area_move(obj: DeploymentArea, end: int, sq: Square) -> DeploymentArea:
+    """Square `end` put on sq; the area's level is the level of the square moved (an area lies on one level)."""
+    squares = [(sq.x, sq.y) if i == end else xy for i, xy in enumerate(obj.squares)]
+    return replace(obj, level=sq.level, squares=squares)
 
 
 def _door_legend(d: Door) -> str:
@@ -141,6 +157,11 @@ KINDS: tuple[Kind, ...] = (
     Kind("lifts", "turbo-lift", Lift, "id", lambda o: tuple(("", e) for e in o.entrances),
          lambda _o: "Turbo-lift entrance", "lift", _no_derelict("turbo-lifts"), _lift_load, _lift_dump, _lift_move,
          joins=True),
+    Kind("deployment_areas", "deployment area", DeploymentArea, "id",
+         lambda o: tuple(("", Square(o.level, x, y)) for x, y in o.squares), lambda _o: "Deployment area",
+         "deployment_area", _no_derelict("deployment areas"), _area_load, _area_dump, _area_move),
+    _flat("torpedoes", "boarding torpedo", Torpedo, "id", "Boarding torpedo", "torpedo",
+          _no_derelict("boarding torpedoes")),
     Kind("squad", "deployment", Marine, "id", _one, lambda _o: "Deployment", "marine", "marine",
          _flat_load(Marine), _flat_dump, _flat_move),
 )

@@ -299,15 +299,40 @@ def check_lifts(c: _Ctx) -> Iterator[Issue]:
                             "shares its square with a door, pitfall, ladder, chute or rubble", e.level, ((e.x, e.y),))
 
 
+def check_deployment_areas(c: _Ctx) -> Iterator[Issue]:
+    """An area lies on floor squares where a Marine may stand (no closed door, chute or pitfall), shares none with
+    another area, and holds a Marine of the squad (else it sets up no one)."""
+    closed = {(d.level, d.x, d.y) for d in c.m.doors if d.state == "closed"}
+    owner: dict[Place, str] = {}
+    for i, area in enumerate(c.m.deployment_areas):
+        path = f"$.deployment_areas[{i}]"
+        if not c.ok(path):
+            continue
+        for n, (x, y) in enumerate(area.squares):
+            here = (area.level, x, y)
+            if here in closed or here in c.chutes or here in c.pitfalls:
+                yield Issue("AREA-BLOCKED", f"{path}.squares[{n}]", f"deployment area {area.id}: {x},{y} holds a "
+                            "closed door, a chute or a pitfall, where no Marine sets up", area.level, ((x, y),))
+            if here in owner and owner[here] != area.id:
+                yield Issue("AREA-OVERLAP", f"{path}.squares[{n}]", f"deployment areas {owner[here]} and {area.id} "
+                            f"share {x},{y}", area.level, ((x, y),))
+            owner.setdefault(here, area.id)
+        inside = {(area.level, x, y) for x, y in area.squares}
+        if not any((mm.level, mm.x, mm.y) in inside for mm in c.m.marines.squad):
+            yield Issue("AREA-EMPTY", path, f"deployment area {area.id} holds no Marine of the squad: it sets up no "
+                        "one (place a Marine on one of its squares)", area.level, tuple(area.squares), "warning")
+
+
 def check_deployment(c: _Ctx) -> Iterator[Issue]:
     seen: dict[Place, str] = {}
     closed = {(d.level, d.x, d.y) for d in c.m.doors if d.state == "closed"}
+    ramps = {(t.level, t.x, t.y) for t in c.m.torpedoes}  # the Marines listed on a ramp start aboard: many may
     for i, mm in enumerate(c.m.marines.squad):
         here = (mm.level, mm.x, mm.y)
         path = f"$.marines.squad[{i}]"
         if not c.ok(path):
             continue
-        if here in seen:
+        if here in seen and here not in ramps:
             yield Issue(
                 "DEPLOY-OVERLAP",
                 path,
@@ -380,6 +405,12 @@ def check_edges(c: _Ctx) -> Iterator[Issue]:
     )
     yield from _edge(
         c, "exit", "EXIT-EDGE", [(f"$.exits[{i}]", e.level, e.x, e.y, e.side, e.id) for i, e in enumerate(c.m.exits)]
+    )
+    yield from _edge(
+        c,
+        "boarding torpedo",
+        "TORPEDO-EDGE",
+        [(f"$.torpedoes[{i}]", t.level, t.x, t.y, t.side, t.id) for i, t in enumerate(c.m.torpedoes)],
     )
 
 
@@ -503,6 +534,7 @@ CHECKS = (
     check_pitfalls,
     check_ladders,
     check_lifts,
+    check_deployment_areas,
     check_deployment,
     check_squad,
     check_edges,
@@ -524,6 +556,8 @@ KIND_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
     "rubble": (),
     "chutes": (),
     "lifts": (check_lifts,),
+    "deployment_areas": (check_deployment_areas,),
+    "torpedoes": (check_edges,),
     "squad": (check_deployment, check_squad),
 }
 

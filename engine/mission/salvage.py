@@ -150,6 +150,10 @@ class _Reader:
         if origin is list:
             (inner,) = args
             return [self.value(inner, v, (*parts, i), None) for i, v in enumerate(self.items(value, parts))]
+        if origin is tuple:  # a fixed-length tuple (a square's x, y), written as a JSON list
+            items = self.items(value, parts)
+            return tuple(self.value(t, items[i] if i < len(items) else None, (*parts, i), None)
+                         for i, t in enumerate(args))
         if dataclasses.is_dataclass(hint):
             return self.record(hint, value, parts)
         return value

@@ -23,6 +23,7 @@ Grammar (tokens separated by single spaces; ids are mission ids, SQ is ``level:x
   decisions:
     cp keep | cp redraw       command phase (sergeant alive)
     setup SQ                  Pitfall set-up by the players: the next face-down counter goes on SQ
+    deploy ID SQ              set-up in a deployment area: Marine ID starts on SQ (then ``face ID FACE``)
     alpha yes | alpha no      a revealed "3" blip becomes the Genestealer Alpha (once per game, if the mission allows)
     lurk ENTRY                reinforcement: the Genestealer player places the next drawn blip
     put SQ | put none         involuntary conversion: the Marine player places the next Genestealer
@@ -68,6 +69,7 @@ _ARITY: dict[str, tuple[int, int]] = {
     "psi": (1, 2),
     "alpha": (1, 1),
     "setup": (1, 1),
+    "deploy": (2, 2),
     "cp": (1, 1),
     "lurk": (1, 1),
     "retreat": (2, 2),

@@ -31,7 +31,11 @@ HELD: dict[str, Callable[[Any], Container[int]]] = {
     "rubble": lambda st: st.feat.rubble,
     "chutes": lambda st: st.feat.chutes,
     "lifts": lambda st: st.feat.lift,
-    "squad": lambda st: {pc.sq for pc in st.p.values() if pc.kind == "marine"},
+    "torpedoes": lambda st: set(st.game.board.ramps.values()),
+    "deployment_areas": lambda st: {t for squares in st.game.deploy_areas.values() for t in squares},
+    # (a Marine aboard a boarding torpedo, off the board, is held at its ramp)
+    "squad": lambda st: {pc.sq if pc.sq >= 0 else st.game.board.ramps.get(pc.entry, -1)
+                         for pc in st.p.values() if pc.kind == "marine"},
 }
 
 

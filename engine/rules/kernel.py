@@ -242,7 +242,12 @@ class Kernel:
             elif pc.ranged == "heavy_flamer":
                 pc.ammo = game.opts.flamer_shots
             self.add(pc)
-            self.place(pc, b.sq_of(mm.level, mm.x, mm.y))
+            sq = b.sq_of(mm.level, mm.x, mm.y)
+            aboard = next((tid for tid, ramp in b.ramps.items() if ramp == sq), None)
+            if aboard is None:
+                self.place(pc, sq)
+            else:  # listed on a boarding torpedo's ramp: he starts aboard (docs/RULES.md, 15)
+                pc.entry = aboard
 
     def copy(self) -> Kernel:
         """An independent copy: pieces and containers copied, the game's tables and the immutable caches shared;

@@ -77,6 +77,8 @@ class Legal:
         if k.phase == "marines":
             if pc.kind == "marine" and pc.sq >= 0:
                 self.marine_actions(pc, k.ap_budget(pc), out, True, only, d)
+            elif pc.kind == "marine" and pc.entry and (only is None or only == "enter"):
+                self.movement.disembark(pc, k.ap_budget(pc), out)
         elif pc.kind != "marine" and pc.st != 2:
             self.genestealer_actions(pc, out, only, d)
 

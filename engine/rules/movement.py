@@ -138,6 +138,13 @@ class Movement:
         if not pc.lock and self.can_enter(pc, self.game.board.entries[pc.entry]):
             out.append(act("enter", pc.id))
 
+    def disembark(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A Marine aboard a boarding torpedo comes out onto its ramp (1 AP) when the ramp is free of pieces,
+        doors, barriers and flames."""
+        t = self.game.board.ramps[pc.entry]
+        if budget >= 1 and self.k.free_square(t) and t not in self.k.flames:
+            out.append(act("enter", pc.id))
+
     def marine_exit(self, pc: Piece, budget: int, out: list[Action]) -> None:
         if budget >= EXIT_COST and pc.sq in self.game.board.exit_at:
             out.append(self.game.order_table(pc.id)["exit"])
@@ -351,7 +358,11 @@ class Movement:
         k = self.k
         k.pay(pc, 1, reaction)
         b = self.game.board
-        t = b.entries[pc.entry]
+        if pc.kind == "marine":  # out of a boarding torpedo, facing away from it
+            t = b.ramps[pc.entry]
+            pc.facing = b.ramp_facing[pc.entry]
+        else:
+            t = b.entries[pc.entry]
         if pc.kind == "stealer":
             pc.facing = b.entry_facing[pc.entry]
         pc.entry = ""
