@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from engine.export import svg as svg_export
+from engine.export.briefing import describe_ways
 from engine.export.colours import DEFAULT
 from engine.export.derelict import derelict_texts
 from engine.export.svg_counters import SYMBOLS, features_present
@@ -141,6 +142,12 @@ def test_print_shows_every_kind_in_map_and_legend(mission: Any, key: str) -> Non
             assert name in features_present(mission, level)
             shown = [n for n, _c, _o in svg_export._legend_items(mission, level, DEFAULT)]
             assert name in shown or (name.startswith("Bulkhead") and name in shown)
+
+
+def test_the_briefing_names_how_the_squad_comes_in_and_the_lifts(mission: Any) -> None:
+    text = " ".join(describe_ways(mission))
+    assert all(f" {ident}" in text for ident in ("A1", "BT1", "T1"))
+    assert "m2 aboard" in text and "m1 set up" in text
 
 
 def test_tiled_round_trip_or_warning(mission: Any, tmp_path: Path) -> None:
