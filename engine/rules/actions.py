@@ -12,7 +12,8 @@ Grammar (tokens separated by single spaces; ids are mission ids, SQ is ``level:x
     overwatch ID | guard ID | unjam ID | reload ID
     assault ID TARGET         close assault on a model id or door id
     open ID DOOR | close ID DOOR
-    enter ID                  a lurking blip/Genestealer steps onto its entry area's square
+    enter ID                  a lurking blip/Genestealer steps onto its entry area's square, a Marine out of a
+                              boarding torpedo onto its ramp
     exit ID                   leave the board by the exit point at the model's square
     climb ID | jump ID        ladder / pitfall up or down; jump down a hole
     ride ID LEVEL             turbo-lift: from the entrance the piece stands on to the lift's entrance on LEVEL
