@@ -479,6 +479,12 @@ class Kernel:
         """Square t is on the board and holds no piece, closed door or barrier."""
         return t >= 0 and t not in self.occ and t not in self.closed and t not in self.barriers
 
+    def ramp_held(self, t: int) -> bool:
+        """Square t is the ramp of a boarding torpedo that still holds a Marine: no Genestealer or blip may move
+        or be placed onto it (docs/RULES.md, 15)."""
+        tid = self.game.board.ramp_at.get(t)
+        return tid is not None and any(pc.entry == tid and pc.kind == "marine" for pc in self.p.values())
+
     def diag_ok(self, s: int, d: int) -> bool:
         """A step from s toward d is not a diagonal squeezed between two blocked squares (a wall or model each)."""
         if not d & 1:

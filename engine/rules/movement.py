@@ -43,11 +43,14 @@ class Movement:
 
     def can_enter(self, pc: Piece, t: int) -> bool:
         """Piece pc may enter square t: free (no piece, closed door or barrier), no flames unless it already
-        stands in them ([4e]); a blip never onto an object, next to a Marine or into a Marine's sight."""
+        stands in them ([4e]); a Genestealer or blip never onto the ramp of a torpedo with Marines aboard; a blip
+        never onto an object, next to a Marine or into a Marine's sight."""
         k = self.k
         if not k.free_square(t):
             return False
         if t in k.flames and not k.flames_open_to(pc):
+            return False
+        if pc.kind != "marine" and self.game.board.ramp_at and k.ramp_held(t):
             return False
         return pc.kind != "blip" or (t not in k.obj_at and self.sight.hidden_from_marines(t))
 

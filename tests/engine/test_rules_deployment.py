@@ -10,6 +10,7 @@ from typing import Any
 from engine.ai.base import make_policy
 from engine.mission.model import DeploymentArea, Torpedo
 from engine.rules.game import Game
+from engine.rules.pieces import Piece
 from engine.rules.testing import build_mission, play, where
 
 
@@ -65,3 +66,15 @@ def test_the_marines_ai_comes_out_of_the_torpedo() -> None:
     s = _torpedo_state()
     a = make_policy("heuristic-marines").choose(s, s.legal_actions(), random.Random(1))
     assert a.verb == "enter"
+
+
+def test_no_genestealer_onto_the_ramp_while_a_marine_is_aboard() -> None:
+    s = _torpedo_state()
+    play(s, "enter m1", "move m1 E", "move m1 E")  # m2 still aboard, the ramp free
+    g = Piece("g1", "stealer")
+    g.facing, g.ap, g.st = 3, 6, 0  # facing W, toward the ramp
+    s.k.add(g)
+    s.k.place(g, s.game.board.sq_of("upper", 2, 1))
+    s.k.phase = "stealers"
+    s.touch()
+    assert "move g1 W" not in {str(a) for a in s.legal_actions()}
