@@ -8,33 +8,25 @@ from __future__ import annotations
 
 import dataclasses
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.mission.model import Ladder, Mission, Square
-from engine.mission.objects import FEATURE_NAMES
+from engine.mission.kinds import BY_KEY
+from engine.mission.kinds import KINDS as REGISTRY
+from engine.mission.kinds import items as feature_list
+from engine.mission.model import Mission, Square
 
-# kind -> human name; the kind is also the name of the mission attribute holding the list,
-# except "squad" which lives in mission.marines.
-KINDS: dict[str, str] = {**FEATURE_NAMES, "squad": "deployment"}
+# kind -> human name (engine/mission/kinds.py); the kind is also the name of the mission attribute holding the
+# list, except "squad" which lives in mission.marines.
+KINDS: dict[str, str] = {k.key: k.label for k in REGISTRY}
 PITFALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 Place = tuple[str, int, int]
 
 
-def feature_list(m: Mission, kind: str) -> list[Any]:
-    """The live list holding features of this kind."""
-    if kind == "squad":
-        return m.marines.squad
-    lst: list[Any] = getattr(m, kind)
-    return lst
-
-
 def places(kind: str, obj: Any) -> list[Place]:
     """Every (level, x, y) a feature stands on (two for a ladder)."""
-    if isinstance(obj, Ladder):
-        return [(obj.top.level, obj.top.x, obj.top.y), (obj.bottom.level, obj.bottom.x, obj.bottom.y)]
-    return [(obj.level, obj.x, obj.y)]
+    return [(sq.level, sq.x, sq.y) for _role, sq in BY_KEY[kind].ends(obj)]
 
 
 def iter_features(m: Mission) -> Iterator[tuple[str, Any]]:
@@ -65,16 +57,26 @@ def features_in(m: Mission, level: str, squares: set[tuple[int, int]]) -> list[t
 
 
 def moved(obj: Any, level: str, dx: int, dy: int, new_level: str | None = None,
-          only: set[tuple[int, int]] | None = None) -> Any:
-    """A copy of the feature shifted by (dx, dy); a ladder moves only the ends on `level` inside `only`."""
+          only: set[tuple[int, int]] | None = None, kind: str | None = None) -> Any:
+    """A copy of the feature shifted by (dx, dy); a feature with several ends (a ladder) moves only the ends on
+    `level` inside `only`."""
     target = new_level or level
-    if isinstance(obj, Ladder):
-        def shift(sq: Square) -> Square:
-            if sq.level == level and (only is None or (sq.x, sq.y) in only):
-                return Square(target, sq.x + dx, sq.y + dy)
-            return sq
-        return dataclasses.replace(obj, top=shift(obj.top), bottom=shift(obj.bottom))
-    return dataclasses.replace(obj, level=target, x=obj.x + dx, y=obj.y + dy)
+    k = BY_KEY[kind] if kind is not None else next(k for k in REGISTRY if isinstance(obj, k.model))
+    ends = k.ends(obj)
+    if len(ends) == 1:
+        return dataclasses.replace(obj, level=target, x=obj.x + dx, y=obj.y + dy)
+    for n, (_role, sq) in enumerate(ends):
+        if sq.level == level and (only is None or (sq.x, sq.y) in only):
+            obj = k.move_end(obj, n, Square(target, sq.x + dx, sq.y + dy))
+    return obj
+
+
+def map_ends(kind: str, obj: Any, f: Callable[[Square], Square]) -> Any:
+    """A copy of the feature with each square it stands on replaced by f(square) (each end of a ladder or lift)."""
+    k = BY_KEY[kind]
+    for n, (_role, sq) in enumerate(k.ends(obj)):
+        obj = k.move_end(obj, n, f(sq))
+    return obj
 
 
 def next_id(m: Mission, kind: str, prefix: str) -> str:

@@ -110,6 +110,27 @@ def _ladder(p: QPainter) -> None:
         p.drawLine(QPointF(10, y), QPointF(22, y))
 
 
+def _lift(p: QPainter) -> None:
+    # A car in its shaft, arrows up and down.
+    p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1.5))
+    p.setBrush(QColor(palette.LIFT))
+    p.drawRect(QRectF(6, 6, 20, 20))
+    p.setPen(Qt.PenStyle.NoPen)
+    p.setBrush(QColor("#ffffff"))
+    p.drawPolygon(QPolygonF([QPointF(16, 8), QPointF(11, 14), QPointF(21, 14)]))
+    p.drawPolygon(QPolygonF([QPointF(16, 24), QPointF(11, 18), QPointF(21, 18)]))
+
+
+def _deploy_area(p: QPainter) -> None:
+    # Four tinted squares, a Marine's disc on one.
+    p.setPen(QPen(QColor(palette.DEPLOY), 1))
+    p.setBrush(QColor(palette.DEPLOY_AREA))
+    for x, y in ((4, 4), (16, 4), (4, 16), (16, 16)):
+        p.drawRect(QRectF(x, y, 12, 12))
+    p.setBrush(QColor(palette.DEPLOY))
+    p.drawEllipse(QPointF(22, 22), 4.5, 4.5)
+
+
 def _rubble(p: QPainter) -> None:
     p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1))
     p.setBrush(QColor(palette.RUBBLE))
@@ -136,8 +157,10 @@ GLYPHS: dict[str, Draw] = {
     "Select": _select, "Brush": _brush, "Rectangle": _rectangle, "Flood fill": _fill,
     "Eraser": _crossed(palette.WALL, palette.FLOOR), "Section": _section,
     "Door": _bar(palette.DOOR_CLOSED), "Bulkhead": _bar(palette.BULKHEAD),
-    "Entry area": _arrow(palette.ENTRY), "Exit": _arrow(palette.EXIT), "Deployment": _disc(palette.DEPLOY),
-    "Objective": _objective, "Pitfall": _pitfall, "Ladder": _ladder, "Rubble": _rubble,
+    "Entry area": _arrow(palette.ENTRY), "Exit": _arrow(palette.EXIT),
+    "Boarding torpedo": _arrow(palette.TORPEDO), "Deployment": _disc(palette.DEPLOY),
+    "Deployment area": _deploy_area,
+    "Objective": _objective, "Pitfall": _pitfall, "Ladder": _ladder, "Turbo-lift": _lift, "Rubble": _rubble,
     "Chute": _crossed(palette.CHUTE, palette.ERROR), "Random zone": _zone,
 }
 

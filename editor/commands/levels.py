@@ -10,8 +10,8 @@ from PySide6.QtGui import QUndoCommand
 from editor.commands.base import CompoundCommand, keep_child
 from editor.commands.values import ChangeValueCommand
 from editor.document import MissionDocument
-from editor.features import KINDS, iter_features, places
-from engine.mission.model import Ladder, Level, Mission, Section, Square
+from editor.features import KINDS, iter_features, map_ends, places
+from engine.mission.model import Level, Mission, Section
 
 
 class AddLevelCommand(QUndoCommand):
@@ -83,18 +83,14 @@ def change_level_id(doc: MissionDocument, level: Level, new_id: str) -> QUndoCom
     if sum(1 for lv in doc.mission.levels if lv.id == old) == 1:
         for kind, obj in list(iter_features(doc.mission)):
             if any(lv == old for lv, _, _ in places(kind, obj)):
-                ReplaceFeatureCommand(doc, kind, obj, relevelled(obj, old, new_id), parent=parent)
+                ReplaceFeatureCommand(doc, kind, obj, relevelled(kind, obj, old, new_id), parent=parent)
         rename_references(doc, "levels", old, new_id, parent)
     return parent
 
 
-def relevelled(obj: object, old: str, new: str) -> object:
+def relevelled(kind: str, obj: object, old: str, new: str) -> object:
     """A copy of a feature with every end on level `old` put on level `new`."""
-    if isinstance(obj, Ladder):
-        def move(sq: Square) -> Square:
-            return dataclasses.replace(sq, level=new) if sq.level == old else sq
-        return dataclasses.replace(obj, top=move(obj.top), bottom=move(obj.bottom))
-    return dataclasses.replace(obj, level=new)  # type: ignore[type-var]
+    return map_ends(kind, obj, lambda sq: dataclasses.replace(sq, level=new) if sq.level == old else sq)
 
 
 class SetSectionCommand(QUndoCommand):

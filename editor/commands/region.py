@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QRect
@@ -19,11 +20,12 @@ from editor.features import (
     features_in,
     free_section_code,
     iter_features,
+    map_ends,
     moved,
     next_pitfall_letter,
     places,
 )
-from engine.mission.model import FACINGS, UNSECTIONED, WALL, Ladder, Mission, Section, Square
+from engine.mission.model import FACINGS, UNSECTIONED, WALL, Mission, Section, Square
 
 ROTATE_CW = {f: FACINGS[(i + 1) % 4] for i, f in enumerate(FACINGS)}
 
@@ -73,9 +75,9 @@ def copy_region(doc: MissionDocument, level: str, area: Area) -> tuple[Cells, li
     cells = {(x - rect.left(), y - rect.top()): lv.cell(x, y) for x, y in inside}
     feats = []
     for kind, obj in features_in(doc.mission, level, inside):
-        if isinstance(obj, Ladder) and not all(p[0] == level and (p[1], p[2]) in inside for p in places(kind, obj)):
+        if not all(p[0] == level and (p[1], p[2]) in inside for p in places(kind, obj)):
             continue  # half a ladder cannot be pasted on its own
-        feats.append((kind, copy.deepcopy(moved(obj, level, -rect.left(), -rect.top()))))
+        feats.append((kind, copy.deepcopy(moved(obj, level, -rect.left(), -rect.top(), kind=kind))))
     return cells, feats
 
 
@@ -139,7 +141,7 @@ def paste_region(doc: MissionDocument, level: str, x: int, y: int, cells: dict[t
     taken: dict[str, set[str]] = {}
     for kind, obj in features:
         src_level = places(kind, obj)[0][0]
-        new = moved(copy.deepcopy(obj), src_level, x, y, new_level=level)
+        new = moved(copy.deepcopy(obj), src_level, x, y, new_level=level, kind=kind)
         if not all(0 <= px < lv.width and 0 <= py < lv.height for _, px, py in places(kind, new)):
             continue
         if not keep_ids:
@@ -164,7 +166,7 @@ def rotate_region(doc: MissionDocument, level: str, area: Area) -> QUndoCommand:
     rect = bounds(area)
     h = rect.height()
     turned = {(h - 1 - y, x): c for (x, y), c in cells.items()}
-    turned_feats = [(k, _rotate_feature(o, h)) for k, o in feats]
+    turned_feats = [(k, _rotate_feature(k, o, lambda _level: h)) for k, o in feats]
     cmd = CompoundCommand("Rotate selection")
     delete_region(doc, level, area, parent=cmd)
     paste_region(doc, level, rect.left(), rect.top(), turned, turned_feats, parent=cmd, keep_ids=True)
@@ -175,18 +177,19 @@ def _rotate_xy(x: int, y: int, h: int) -> tuple[int, int]:
     return h - 1 - y, x
 
 
-def _rotate_feature(obj: Any, h: int) -> Any:
-    if isinstance(obj, Ladder):
-        def turn(sq: Square) -> Square:
-            nx, ny = _rotate_xy(sq.x, sq.y, h)
-            return Square(sq.level, nx, ny)
-        return dataclasses.replace(obj, top=turn(obj.top), bottom=turn(obj.bottom))
-    nx, ny = _rotate_xy(obj.x, obj.y, h)
-    changes: dict[str, Any] = {"x": nx, "y": ny}
+def _rotate_feature(kind: str, obj: Any, height: Callable[[str], int]) -> Any:
+    """The feature turned 90° clockwise, each square with the height of its own level (a ladder's ends may be on
+    levels of different sizes), its side or facing turned too."""
+    def turn(sq: Square) -> Square:
+        nx, ny = _rotate_xy(sq.x, sq.y, height(sq.level))
+        return Square(sq.level, nx, ny)
+
+    obj = map_ends(kind, obj, turn)
+    changes: dict[str, Any] = {}
     for attr in ("side", "facing"):
         if hasattr(obj, attr):
             changes[attr] = ROTATE_CW[getattr(obj, attr)]
-    return dataclasses.replace(obj, **changes)
+    return dataclasses.replace(obj, **changes) if changes else obj
 
 
 def rotated_mission(m: Mission) -> Mission:
@@ -199,13 +202,7 @@ def rotated_mission(m: Mission) -> Mission:
     for kind, obj in list(iter_features(out)):
         lst = feature_list(out, kind)
         i = next(j for j, o in enumerate(lst) if o is obj)
-        if isinstance(obj, Ladder):  # each end turns with its own level, which may differ in size
-            top = _rotate_feature(dataclasses.replace(obj, bottom=obj.top), heights.get(obj.top.level, 0)).top
-            bottom = _rotate_feature(dataclasses.replace(obj, top=obj.bottom), heights.get(obj.bottom.level, 0)).bottom
-            lst[i] = dataclasses.replace(obj, top=top, bottom=bottom)
-            continue
-        level = places(kind, obj)[0][0]
-        lst[i] = _rotate_feature(obj, heights.get(level, 0))
+        lst[i] = _rotate_feature(kind, obj, lambda level: heights.get(level, 0))
     return out
 
 

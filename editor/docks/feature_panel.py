@@ -27,7 +27,8 @@ from editor.commands.references import rename_references
 from editor.docks.schema_info import feature_enum
 from editor.document import MissionDocument
 from editor.features import KINDS, describe, feature_list, level_name, places
-from engine.mission.model import Ladder, Mission, Square
+from engine.mission.kinds import BY_KEY
+from engine.mission.model import Mission, Square
 
 ID_PATTERN = "[A-Za-z0-9_-]{1,32}"
 LETTER_PATTERN = "[A-Z]{1,2}"
@@ -42,12 +43,25 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "ladders": ("id",),
     "rubble": (),
     "chutes": ("id",),
+    "lifts": ("id",),
+    "deployment_areas": ("id",),
+    "torpedoes": ("id", "side"),
     "squad": ("id", "name", "rank", "ranged", "melee", "storm_shield", "facing"),
 }
 TEXT_FIELDS = {"id": ID_PATTERN, "letter": LETTER_PATTERN, "name": ""}
 # Ids other things refer to: renaming one renames the references in the same step.
 REFERENCED = ("entry_areas", "exits", "objectives")
 Chosen = tuple[str, int]  # kind, index in its list
+
+
+def _form_key(kind: str, obj: Any) -> str:
+    """What the form's rows depend on: the kind, and how many squares this feature stands on."""
+    return f"{kind}/{len(BY_KEY[kind].ends(obj))}"
+
+
+def _prefix(role: str, n: int, count: int) -> str:
+    """The square widgets' name prefix: '' for a one-square feature, 'top' for a ladder's top, 'entrance2'."""
+    return role or (f"entrance{n + 1}" if count > 1 else "")
 
 
 def label(kind: str, obj: Any, m: Mission | None = None) -> str:
@@ -141,7 +155,7 @@ class FeaturePanel(QWidget):
             assert self.chosen is not None
             self.chooser.setCurrentIndex(self.candidates.index(self.chosen) if self.chosen in self.candidates else 0)
             kind, obj = here
-            if kind != self._kind:
+            if _form_key(kind, obj) != self._kind:
                 self._build(kind, obj)
             self._show(kind, obj)
         finally:
@@ -151,15 +165,15 @@ class FeaturePanel(QWidget):
         while self.form.rowCount():
             self.form.removeRow(0)
         self.widgets = {}
-        self._kind = kind
+        self._kind = _form_key(kind, obj)
         self.title = QLabel()
         self.form.addRow(self.title)
         for name in FIELDS[kind]:
             self.widgets[name] = self._editor(kind, name)
             self.form.addRow(name.replace("_", " "), self.widgets[name])
-        ends = ("top", "bottom") if kind == "ladders" else ("",)
+        ends = BY_KEY[kind].ends(obj)
         levels = self.doc.mission.levels_top_down()
-        for end in ends:
+        for end, (role, _sq) in enumerate(ends):
             combo = QComboBox()
             for lv in levels:
                 combo.addItem(lv.name or lv.id, lv.id)  # the name shown, the id kept
@@ -176,8 +190,11 @@ class FeaturePanel(QWidget):
             row.addWidget(x)
             row.addWidget(QLabel("y"))
             row.addWidget(y)
-            self.widgets[f"{end}level"], self.widgets[f"{end}x"], self.widgets[f"{end}y"] = combo, x, y
-            self.form.addRow(f"{end} square".strip().capitalize() if end else "Square", row)
+            pre = _prefix(role, end, len(ends))
+            self.widgets[f"{pre}level"], self.widgets[f"{pre}x"], self.widgets[f"{pre}y"] = combo, x, y
+            many = "Entrance" if kind == "lifts" else "Square"
+            name = f"{role} square".capitalize() if role else f"{many} {end + 1}" if len(ends) > 1 else "Square"
+            self.form.addRow(name, row)
 
     def _editor(self, kind: str, name: str) -> QWidget:
         if name in TEXT_FIELDS:
@@ -217,16 +234,17 @@ class FeaturePanel(QWidget):
                 if value not in choices:  # a file being repaired: show what it holds
                     widget.addItem(f"{value} (not allowed)", value)
                 widget.setCurrentIndex(widget.findData(value))
-        ends = [("top", obj.top), ("bottom", obj.bottom)] if isinstance(obj, Ladder) else [("", obj)]
-        for end, sq in ends:
-            combo = self.widgets[f"{end}level"]
+        ends = BY_KEY[kind].ends(obj)
+        for end, (role, sq) in enumerate(ends):
+            pre = _prefix(role, end, len(ends))
+            combo = self.widgets[f"{pre}level"]
             assert isinstance(combo, QComboBox)
             if combo.findData(sq.level) < 0:
                 combo.addItem(sq.level, sq.level)
             combo.setCurrentIndex(combo.findData(sq.level))
             lv = self.doc.mission.level(sq.level)
             for axis, size in (("x", lv.width if lv else 0), ("y", lv.height if lv else 0)):
-                spin = self.widgets[f"{end}{axis}"]
+                spin = self.widgets[f"{pre}{axis}"]
                 assert isinstance(spin, QSpinBox)
                 value = getattr(sq, axis)
                 spin.setRange(min(0, value), max(size - 1, value))  # a value outside is shown as it is, to fix
@@ -284,13 +302,14 @@ class FeaturePanel(QWidget):
         taken = {o.id for o in feature_list(self.doc.mission, kind) if o is not obj}
         return f"{KINDS[kind]} id {text} is taken" if text in taken else ""
 
-    def _move(self, end: str, **change: Any) -> None:
-        """Put the feature (or one end of a ladder) on another square; the selection follows it."""
+    def _move(self, end: int, **change: Any) -> None:
+        """Put the feature (or one end of a ladder, one entrance of a lift) on another square; the selection
+        follows it."""
         here = self.current()
         if self._loading or here is None:
             return
         kind, obj = here
-        square: Any = getattr(obj, end) if end else obj
+        square = BY_KEY[kind].ends(obj)[end][1]
         level = change.get("level", square.level)
         lv = self.doc.mission.level(level)
         x, y = change.get("x", square.x), change.get("y", square.y)
@@ -298,9 +317,6 @@ class FeaturePanel(QWidget):
             x, y = min(max(x, 0), lv.width - 1), min(max(y, 0), lv.height - 1)
         if (level, x, y) == (square.level, square.x, square.y):
             return
-        if end:
-            new = dataclasses.replace(obj, **{end: Square(level, x, y)})
-        else:
-            new = dataclasses.replace(obj, level=level, x=x, y=y)
+        new = BY_KEY[kind].move_end(obj, end, Square(level, x, y))
         self._replace(new, f"Move {describe(kind, obj)}")
         self.follow(level, x, y)

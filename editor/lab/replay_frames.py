@@ -55,7 +55,7 @@ def tokens_of(state: Any) -> dict[str, list[Token]]:
 
 
 def feature_marks(state: Any) -> dict[str, list[Mark]]:
-    """This game's counters by level: pitfalls (and their bottoms below), ladder ends, rubble, chutes.
+    """This game's counters by level: pitfalls (and their bottoms below), ladder ends, rubble, chutes, lift entrances.
 
     Read from the state's own features, so a Pitfall game shows the counters drawn for its seed.
     """
@@ -79,6 +79,9 @@ def feature_marks(state: Any) -> dict[str, list[Mark]]:
         add("rubble", sq)
     for sq in sorted(feat.chutes):
         add("chute", sq)
+    for lift in state.game.mission.lifts:  # (fixed by the mission: never drawn per game)
+        for e in lift.entrances:
+            add("lift", b.sq_of(e.level, e.x, e.y), lift.id)
     return out
 
 

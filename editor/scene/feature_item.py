@@ -138,6 +138,10 @@ class FeatureItem(QGraphicsItem):
             return
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         self._zones(p, lv)
+        for area in m.deployment_areas:
+            if area.level == here:
+                for x, y in area.squares:
+                    self._area(p, x, y)
         above = m.level_above(here)
         for pit in m.pitfalls:
             if above is not None and pit.level == above.id:
@@ -156,6 +160,10 @@ class FeatureItem(QGraphicsItem):
                 self._ladder(p, la.top.x, la.top.y, la.id, "▼")
             if la.bottom.level == here:
                 self._ladder(p, la.bottom.x, la.bottom.y, la.id, "▲")
+        for lift in m.lifts:
+            for e in lift.entrances:
+                if e.level == here:
+                    self._lift(p, e.x, e.y, lift.id)
         for d in m.doors:
             if d.level == here:
                 self._door(p, lv, d.x, d.y, d.kind, d.state)
@@ -168,6 +176,9 @@ class FeatureItem(QGraphicsItem):
         for x in m.exits:
             if x.level == here:
                 draw_side_arrow(p, x.x, x.y, x.side, palette.EXIT, x.id)
+        for t in m.torpedoes:
+            if t.level == here:
+                draw_side_arrow(p, t.x, t.y, t.side, palette.TORPEDO, t.id)
         for mm in m.marines.squad:
             if mm.level == here:
                 label = {"sergeant": "Sg", "archivist": "Ar"}.get(mm.rank, mm.id[-2:])
@@ -253,6 +264,20 @@ class FeatureItem(QGraphicsItem):
             yy = r.top() + r.height() * k / 4
             p.drawLine(QPointF(r.left() + S * 0.12, yy), QPointF(r.right() - S * 0.12, yy))
         draw_text(p, square(x, y), arrow, palette.LADDER, 0.3)
+
+    def _area(self, p: QPainter, x: int, y: int) -> None:
+        c = QColor(palette.DEPLOY_AREA)
+        c.setAlpha(150)
+        p.setPen(QPen(QColor(palette.DEPLOY), 1))
+        p.setBrush(c)
+        p.drawRect(square(x, y, 0.04))
+
+    def _lift(self, p: QPainter, x: int, y: int, ident: str) -> None:
+        r = square(x, y, 0.08)
+        p.setPen(QPen(QColor("#ffffff"), 1.5))
+        p.setBrush(QColor(palette.LIFT))
+        p.drawRect(r)
+        draw_text(p, square(x, y), ident[:4], "#ffffff", 0.3)
 
     def _rubble(self, p: QPainter, x: int, y: int) -> None:
         p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 0.8))

@@ -55,7 +55,8 @@ def colour_function(values: dict[tuple[int, int], float], scale: ColourScale) ->
     return lambda v: _lerp(low, high, (v - lo) / span)
 
 
-MarkKind = Literal["pitfall", "pitfall_bottom", "ladder_top", "ladder_bottom", "rubble", "chute", "door", "fire"]
+MarkKind = Literal["pitfall", "pitfall_bottom", "ladder_top", "ladder_bottom", "lift", "rubble", "chute", "door",
+                   "fire"]
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,7 @@ class GameMarksItem(QGraphicsItem):
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        order = ("pitfall_bottom", "rubble", "chute", "fire", "pitfall", "ladder_top", "ladder_bottom", "door")
+        order = ("pitfall_bottom", "rubble", "chute", "fire", "pitfall", "ladder_top", "ladder_bottom", "lift", "door")
         for kind in order:
             for m in self.marks:
                 if m.kind == kind:
@@ -139,6 +140,12 @@ class GameMarksItem(QGraphicsItem):
 
     def _ladder_bottom(self, p: QPainter, m: Mark) -> None:
         self._ladder(p, m, "▲")
+
+    def _lift(self, p: QPainter, m: Mark) -> None:
+        p.setPen(QPen(QColor("#ffffff"), 1.5))
+        p.setBrush(QColor(palette.LIFT))
+        p.drawRect(square(m.x, m.y, 0.08))
+        draw_text(p, square(m.x, m.y), m.label[:4], "#ffffff", 0.3)
 
     def _rubble(self, p: QPainter, m: Mark) -> None:
         p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 0.8))

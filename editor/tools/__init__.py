@@ -11,15 +11,16 @@ from editor.tools.place_tools import (
     ObjectiveTool,
     PitfallTool,
     RubbleTool,
+    TorpedoTool,
 )
-from editor.tools.special_tools import LadderTool, SelectTool, ZoneTool
+from editor.tools.special_tools import DeploymentAreaTool, LadderTool, LiftTool, SelectTool, ZoneTool
 from editor.tools.terrain_tools import BrushTool, EraserTool, FillTool, RectTool, SectionTool
 
 # In toolbar order.
 TOOL_CLASSES: tuple[type[Tool], ...] = (
     SelectTool, BrushTool, RectTool, FillTool, EraserTool, SectionTool,
-    DoorTool, BulkheadTool, EntryTool, ExitTool, DeployTool, ObjectiveTool,
-    PitfallTool, LadderTool, RubbleTool, ChuteTool, ZoneTool,
+    DoorTool, BulkheadTool, EntryTool, ExitTool, TorpedoTool, DeployTool, DeploymentAreaTool, ObjectiveTool,
+    PitfallTool, LadderTool, LiftTool, RubbleTool, ChuteTool, ZoneTool,
 )
 
 __all__ = ["TOOL_CLASSES", "Tool", "ToolContext", "ToolOptions"]

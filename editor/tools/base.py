@@ -109,6 +109,7 @@ class Tool:
     """Translates mouse events on a level into commands on the document; draws only via the scene preview."""
 
     name = "tool"
+    kind = ""  # the feature kind it places (engine/mission/kinds.py), "" for a tool that places none
     edits = True  # False for a tool that only selects (it may work on a locked level)
     shortcut = ""
     tip = ""

@@ -1,5 +1,5 @@
-"""Tools that place one feature per click: doors, bulkheads, entry areas, exits, deployment, objectives,
-pitfalls, rubble, chutes. Left click places (or edits the one already there), right click removes."""
+"""Tools that place one feature per click: doors, bulkheads, entry areas, exits, boarding torpedoes, deployment,
+objectives, pitfalls, rubble, chutes. Left click places (or edits the one already there), right click removes."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from engine.mission.model import (
     Objective,
     Pitfall,
     Rubble,
+    Torpedo,
 )
 
 if TYPE_CHECKING:
@@ -44,8 +45,6 @@ def auto_side(lv: Level, x: int, y: int) -> str:
 
 class PlaceTool(Tool):
     """Base for one-click features; subclasses say what to build and how to edit an existing one."""
-
-    kind = ""
 
     def make(self, level: str, x: int, y: int) -> Any:
         raise NotImplementedError
@@ -137,6 +136,16 @@ class ExitTool(EntryTool):
     kind = "exits"
     prefix = "X"
     cls = Exit
+
+
+class TorpedoTool(EntryTool):
+    name = "Boarding torpedo"
+    shortcut = "H"
+    tip = ("Click the ramp square of a boarding torpedo; the torpedo lies beyond the side from the options (auto = "
+           "nearest wall). Marines deployed on the ramp start aboard. Click one to turn it; right click removes.")
+    kind = "torpedoes"
+    prefix = "BT"
+    cls = Torpedo
 
 
 class DeployTool(PlaceTool):

@@ -1,4 +1,4 @@
-"""Tools with more than one click or a region: ladder, random-counter zone, select/move/copy/paste."""
+"""Tools with more than one click or a region: ladder, turbo-lift, random-counter zone, select/move/copy/paste."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QRegion
 
-from editor.commands import AddFeatureCommand, RemoveFeatureCommand, SetRandomSetupCommand
+from editor.commands import AddFeatureCommand, RemoveFeatureCommand, ReplaceFeatureCommand, SetRandomSetupCommand
 from editor.commands.region import (
     area_squares,
     bounds,
@@ -21,7 +21,7 @@ from editor.commands.region import (
 )
 from editor.features import feature_list, features_at, next_id, places
 from editor.tools.base import Clipboard, Tool
-from engine.mission.model import WALL, Ladder, RandomSetup, Square
+from engine.mission.model import WALL, DeploymentArea, Ladder, Lift, RandomSetup, Square
 
 if TYPE_CHECKING:
     from editor.scene.level_scene import LevelScene
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 class LadderTool(Tool):
     name = "Ladder"
+    kind = "ladders"
     shortcut = "L"
     tip = ("Click the top end, then the bottom end on the level below (the view switches there). "
            "Shift+click places both ends at once, the bottom directly under the top. Right click removes; Esc cancels.")
@@ -108,6 +109,110 @@ class LadderTool(Tool):
 
     def deactivate(self) -> None:
         self._set_pending(None)
+
+
+class LiftTool(Tool):
+    name = "Turbo-lift"
+    kind = "lifts"
+    shortcut = "T"
+    tip = ("Click an entrance, then the entrance on another level (switch levels with the level list): the lift is "
+           "placed. Shift+click on a further level adds an entrance there to the last lift placed. Right click "
+           "removes the lift; Esc cancels.")
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.pending: Square | None = None
+
+    def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        m = self.doc.mission
+        if button == Qt.MouseButton.RightButton:
+            for kind, obj in features_at(m, scene.level_id, x, y, "lifts"):
+                self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
+            return
+        if button != Qt.MouseButton.LeftButton or not self.on_map(scene.level_id, x, y):
+            return
+        here = Square(scene.level_id, x, y)
+        if mods & Qt.KeyboardModifier.ShiftModifier and m.lifts:
+            last = m.lifts[-1]
+            if any(e.level == here.level for e in last.entrances):
+                self.ctx.message(f"turbo-lift {last.id} already stops on this level")
+                return
+            self.ctx.push(ReplaceFeatureCommand(self.doc, "lifts", last,
+                                                dataclasses.replace(last, entrances=[*last.entrances, here])))
+            self.ctx.message(f"turbo-lift {last.id}: entrance added at {x},{y}")
+            return
+        if self.pending is not None and here.level != self.pending.level:
+            lift = Lift(next_id(m, "lifts", "T"), [self.pending, here])
+            self.pending = None
+            self.ctx.push(AddFeatureCommand(self.doc, "lifts", lift))
+            self.ctx.message(f"turbo-lift {lift.id} placed")
+            return
+        self.pending = here
+        self.ctx.message(f"turbo-lift entrance at {x},{y}: now click its entrance on another level (Esc cancels)")
+
+    def hover(self, scene: LevelScene, x: int, y: int) -> None:
+        if not self.inside(scene.level_id, x, y):
+            scene.set_preview([(x, y)], False, "outside the map")
+            return
+        here = Square(scene.level_id, x, y)
+        other = self.pending if self.pending is not None and self.pending.level != here.level else None
+        obj = Lift("?", [here, other] if other is not None else [here, here])
+        broken = [i for i in self.ctx.new_issues_if_added("lifts", obj)
+                  if i.rule not in ("REF-DUPLICATE-ID", "LIFT-LEVELS")]
+        scene.set_preview([(x, y)], not broken)
+        if broken:
+            self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
+
+    def cancel(self) -> None:
+        if self.pending is not None:
+            self.pending = None
+            self.ctx.message("turbo-lift cancelled")
+
+    def deactivate(self) -> None:
+        self.pending = None
+
+
+class DeploymentAreaTool(Tool):
+    name = "Deployment area"
+    kind = "deployment_areas"
+    shortcut = "A"
+    tip = ("Click squares to add them to the level's last deployment area (the Marines listed on its squares are "
+           "set up anywhere in it); Shift+click starts a new area. Right click takes a square out.")
+
+    def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
+        m = self.doc.mission
+        level = scene.level_id
+        here = features_at(m, level, x, y, "deployment_areas")
+        if button == Qt.MouseButton.RightButton:
+            for kind, area in here:
+                rest = [xy for xy in area.squares if xy != (x, y)]
+                if rest:
+                    self.ctx.push(ReplaceFeatureCommand(self.doc, kind, area, dataclasses.replace(area, squares=rest)))
+                else:
+                    self.ctx.push(RemoveFeatureCommand(self.doc, kind, area))
+            return
+        if button != Qt.MouseButton.LeftButton or not self.on_map(level, x, y) or here:
+            return
+        mine = [a for a in m.deployment_areas if a.level == level]
+        if mine and not mods & Qt.KeyboardModifier.ShiftModifier:
+            area = mine[-1]
+            self.ctx.push(ReplaceFeatureCommand(self.doc, "deployment_areas", area,
+                                                dataclasses.replace(area, squares=[*area.squares, (x, y)])))
+            return
+        area = DeploymentArea(next_id(m, "deployment_areas", "A"), level, [(x, y)])
+        self.ctx.push(AddFeatureCommand(self.doc, "deployment_areas", area))
+        self.ctx.message(f"deployment area {area.id} started: click more squares to add them")
+
+    def hover(self, scene: LevelScene, x: int, y: int) -> None:
+        if not self.inside(scene.level_id, x, y):
+            scene.set_preview([(x, y)], False, "outside the map")
+            return
+        obj = DeploymentArea("?", scene.level_id, [(x, y)])
+        broken = [i for i in self.ctx.new_issues_if_added("deployment_areas", obj)
+                  if i.rule not in ("REF-DUPLICATE-ID", "AREA-EMPTY", "AREA-OVERLAP")]
+        scene.set_preview([(x, y)], not broken)
+        if broken:
+            self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
 
 
 class ZoneTool(Tool):

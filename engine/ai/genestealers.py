@@ -46,6 +46,7 @@ from engine.rules.decisions import (
     ShoveDecision,
     TurnToFaceDecision,
 )
+from engine.rules.moves import Move, piece_moves
 
 
 class GenestealerPlayer(GenestealerSetup):
@@ -143,6 +144,9 @@ class GenestealerPlayer(GenestealerSetup):
         t = sit.gt.hole_dest.get(s, -1)
         if t >= 0 and dm[t] + HOLE_TIE < limit:
             cands.extend((dm[t] + HOLE_TIE, (2, k), a) for k, a in _hole_moves(pc, sit))
+        if s in sit.gt.lift_dest:
+            cands.extend((dm[mv.to] + HOLE_TIE, (3, k), mv.action) for k, mv in enumerate(_rides(pc, sit))
+                         if dm[mv.to] + HOLE_TIE < limit)
         return cands
 
     def _stealer(self, pc: Any, fld: _Field) -> Action | None:
@@ -294,6 +298,10 @@ class GenestealerPlayer(GenestealerSetup):
             lo = _approach(fld.dm[t], charge, self.w.standoff) + HOLE_TIE
             if lo < limit:  # (the rules are asked for the climb and jump only when one could win)
                 cands.extend((lo, (2, k, 0), t, (HOLE_TIE,), a) for k, a in _hole_moves(pc, fld.sit))
+        if pc.sq in fld.sit.gt.lift_dest:
+            for k, mv in enumerate(_rides(pc, fld.sit)):
+                lo = _approach(fld.dm[mv.to], charge, self.w.standoff) + HOLE_TIE
+                cands.append((lo, (3, k, 0), mv.to, (HOLE_TIE,), mv.action))
         return self._best(cands, limit, fld, charge)
 
     def _move_cands(self, pc: Any, fld: _Field, steps: list[tuple[int, int, int, float, int]]) -> list[_Cand]:
@@ -355,6 +363,11 @@ def _hole_moves(pc: Any, sit: Situation) -> list[tuple[int, Action]]:
     out = [(0, a) for a in sit.actions_of(pc.id, "climb")]
     out.extend((1, a) for a in sit.actions_of(pc.id, "jump"))
     return out
+
+
+def _rides(pc: Any, sit: Situation) -> list[Move]:
+    """The turbo-lift rides the rules offer the piece, each with where it comes out (asked only at an entrance)."""
+    return piece_moves(sit.state, pc.id, sit.of, ("ride",))
 
 
 # What GenestealerPlayer._open_steps finds: (limit, steps (i, d, t, lo), closed doors (i, door id, t, lo)).

@@ -63,6 +63,9 @@ class MarineMoves(MarineRoutes):
         lad = sit.state.feat.ladder.get(pc.sq)
         if lad is not None and allowed <= D[lad] < here:
             bound = max(bound, w.progress * (here - D[lad]) - w.ap_cost)
+        for t in sit.gt.lift_dest.get(pc.sq, ()):
+            if allowed <= D[t] < here:
+                bound = max(bound, w.progress * (here - D[t]) - w.ap_cost)
         if w.close_flank > 0 and sit.enemies and sit.board.doors_near(pc.sq, pc.facing):
             bound = max(bound, w.close_flank)
         return None if bound == -INF and not gain else bound
@@ -142,7 +145,7 @@ class MarineMoves(MarineRoutes):
 _STEP_VERBS = ("move",)
 
 
-_OTHER_VERBS = ("turn", "open", "close", "climb")
+_OTHER_VERBS = ("turn", "open", "close", "climb", "ride")
 
 
 # _AHEAD[facing][d]: 0 when a step in direction d goes forward for that facing (positive dot product), else 1.

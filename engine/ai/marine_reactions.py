@@ -37,6 +37,21 @@ class MarineReactions:
                     best = (v, a)
         return best[1] if best else PASS
 
+    def _deploy(self, sit: Situation) -> Action | None:
+        """Set-up in a deployment area: the offered square nearest the goal, the designer's own square on a tie
+        (it is offered first)."""
+        D = sit.marine_goal_map()
+        if D is None:
+            return None
+        b = sit.board
+        best: tuple[int, Action] | None = None
+        for a in sit.actions:
+            if a.verb == "deploy":
+                v = D[b.parse_sq(a.args[1])]
+                if best is None or v < best[0]:
+                    best = (v, a)
+        return best[1] if best else None
+
     def _put_away(self, sit: Situation) -> Action | None:
         """Involuntary conversion: put each extra Genestealer as far from the Marines as the rule allows."""
         b = sit.board

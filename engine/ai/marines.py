@@ -38,6 +38,7 @@ from engine.rules.actions import FACES, PASS, Action, act
 from engine.rules.decisions import (
     CommandDecision,
     Decision,
+    DeployDecision,
     DoorOverwatchDecision,
     FaceDecision,
     GuardDecision,
@@ -63,7 +64,7 @@ class MarinePlayer(MarineMoves, MarineFire):
         self.w = self._weights(self.params)
         self._scorers = {
             "move": self._score_step, "turn": self._score_turn, "open": self._score_open,
-            "close": self._score_close, "climb": self._score_climb,
+            "close": self._score_close, "climb": self._score_climb, "ride": self._score_climb,
         }
 
     @staticmethod
@@ -76,7 +77,9 @@ class MarinePlayer(MarineMoves, MarineFire):
         obs = observe(state, "marines")
         sit = Situation(obs, actions)
         pending = obs.decision()
-        a = self._phase(sit) if pending is None else self._decide(pending, sit)
+        # A Marine aboard a boarding torpedo comes out as soon as its ramp is free (docs/RULES.md, 15).
+        out = dec.find(actions, "enter") if pending is None else None
+        a = out or (self._phase(sit) if pending is None else self._decide(pending, sit))
         if a is None or a not in sit.legal:
             a = dec.find(actions, "pass") or actions[0]
         return a
@@ -305,6 +308,7 @@ _DECISIONS: dict[type, Any] = {
     TurnToFaceDecision: lambda self, pending, sit: act("face", pending.piece, FACES[pending.facing]),
     FaceDecision: lambda self, pending, sit: self._face(sit, pending.piece),
     RetreatDecision: lambda self, pending, sit: self._retreat(pending, sit),
+    DeployDecision: lambda self, pending, sit: self._deploy(sit),
 }
 
 

@@ -103,6 +103,24 @@ def describe_forces(m: Mission) -> list[str]:
     return out
 
 
+def describe_ways(m: Mission) -> list[str]:
+    """How the squad sets up and comes in, and how models go between decks by lift (docs/RULES.md, 15)."""
+    out: list[str] = []
+    for area in m.deployment_areas:
+        inside = {(area.level, x, y) for x, y in area.squares}
+        who = [x.id for x in m.marines.squad if (x.level, x.x, x.y) in inside]
+        out.append(f"deployment area {area.id} on level {area.level} ({len(area.squares)} squares): "
+                   f"{', '.join(who) or 'no Marine'} set up anywhere in it")
+    for t in m.torpedoes:
+        aboard = [x.id for x in m.marines.squad if (x.level, x.x, x.y) == (t.level, t.x, t.y)]
+        out.append(f"boarding torpedo {t.id}, ramp at {t.level} {t.x},{t.y}: {', '.join(aboard) or 'no Marine'} "
+                   "aboard, each comes out onto the ramp for 1 AP when it is free")
+    for lift in m.lifts:
+        stops = ", ".join(f"{e.level} {e.x},{e.y}" for e in lift.entrances)
+        out.append(f"turbo-lift {lift.id} stops at {stops}: a ride costs 2 AP, sight and shots pass between them")
+    return out
+
+
 def describe_random_setup(m: Mission) -> list[str]:
     """The random counter set-up: which sections may hold a counter, and the counters drawn."""
     rs = m.random_setup

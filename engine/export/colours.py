@@ -28,6 +28,9 @@ class Colours:
     LADDER: str = "#7a5230"
     RUBBLE: str = "#8a7f6d"
     CHUTE: str = "#3c1010"
+    LIFT: str = "#2f6f8f"
+    DEPLOY_AREA: str = "#9fb8e0"
+    TORPEDO: str = "#8c3b1f"
     RANDOM_ZONE: str = "#6fa8dc"
     SECTION_TINTS: tuple[str, ...] = (
         "#d8cfb8", "#c3cfc4", "#cfc3cf", "#c4cbd8", "#d8c7bd", "#cdd3b9", "#bfd2d2", "#d6c3c9",
@@ -41,12 +44,15 @@ class Colours:
         ("Entry area", "#8e2c8e"),
         ("Exit", "#2e8b57"),
         ("Deployment", "#1f4fa3"),
+        ("Deployment area", "#9fb8e0"),
         ("Objective", "#d4a017"),
         ("Pitfall", "#111111"),
         ("Pitfall bottom", "#555555"),
         ("Ladder", "#7a5230"),
         ("Rubble", "#8a7f6d"),
         ("Disposal chute", "#3c1010"),
+        ("Turbo-lift entrance", "#2f6f8f"),
+        ("Boarding torpedo", "#8c3b1f"),
         ("Random-counter zone", "#6fa8dc"),
     )
 

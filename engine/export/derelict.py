@@ -30,6 +30,7 @@ from engine.export.outputs import OutputRefused, check_targets
 from engine.export.safe_text import one_line
 from engine.export.staging import staged_files
 from engine.mission.io import read_limited
+from engine.mission.kinds import KINDS, CannotExpress, items
 from engine.mission.model import EntryArea, Level, Mission
 
 # Room around the level for the lurk tokens beyond the entry areas on its edge.
@@ -153,16 +154,11 @@ def _lost_features(m: Mission, level: Level) -> list[str]:
     others = [m.level_words(lv.id) for lv in m.levels if lv.id != lid]
     if others:
         out.append(f"only {m.level_words(lid)} is exported; Derelict has one board, left out: {', '.join(others)}")
-    counts = {
-        "exits": sum(1 for x in m.exits if x.level == lid),
-        "pitfalls": sum(1 for x in m.pitfalls if x.level == lid),
-        "ladders": sum(1 for x in m.ladders if lid in (x.top.level, x.bottom.level)),
-        "rubble counters": sum(1 for x in m.rubble if x.level == lid),
-        "disposal chutes": sum(1 for x in m.chutes if x.level == lid),
-    }
-    for what, n in counts.items():
-        if n:
-            out.append(f"{n} {what} left out: Derelict has no {what}")
+    for kind in KINDS:
+        if isinstance(kind.derelict, CannotExpress):
+            n = sum(1 for obj in items(m, kind) if any(sq.level == lid for _r, sq in kind.ends(obj)))
+            if n:
+                out.append(f"{n} {kind.derelict.what} left out: {kind.derelict.reason}")
     if m.random_setup is not None:
         out.append("the random set-up (counters placed each game) is left out")
     out.append(

@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from engine.export.briefing import describe_forces, describe_random_setup, describe_rules, describe_victory
+from engine.export.briefing import (
+    describe_forces,
+    describe_random_setup,
+    describe_rules,
+    describe_victory,
+    describe_ways,
+)
 from engine.export.colours import DEFAULT, Colours
 from engine.export.files import level_file_names
 from engine.export.outputs import check_targets
@@ -97,6 +103,10 @@ def _briefing(col: Column, m: Mission) -> None:
     col.bullets([describe_victory(m, v) for v in m.victory])
     col.heading("Genestealers")
     col.bullets(describe_forces(m))
+    ways = describe_ways(m)
+    if ways:
+        col.heading("Set-up, torpedoes and lifts")
+        col.bullets(ways)
     random_setup = describe_random_setup(m)
     if random_setup:
         col.heading("Random counters")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.export.colours import Colours
 from engine.export.safe_text import xml_text
+from engine.mission.kinds import KINDS, items
 from engine.mission.model import UNSECTIONED, WALL, Level, Marine, Mission
 
 _ARROW = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
@@ -110,44 +113,96 @@ def _passage_east_west(level: Level, x: int, y: int) -> bool:
     return level.is_floor(x - 1, y) and level.is_floor(x + 1, y)
 
 
-def draw_counters(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
-    """Every counter of the level, the lower ones first so marines stay on top."""
-    lid = level.id
-    above = m.level_above(lid)
+def _pitfalls_below(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    above = m.level_above(level.id)
     for p in m.pitfalls:
         if above is not None and p.level == above.id and level.is_floor(p.x, p.y):
             cv.circle(p.x + 0.5, p.y + 0.5, 0.4, "none", pal.PITFALL_BOTTOM, 0.8)
             cv.label(p.x, p.y, p.letter, pal.PITFALL_BOTTOM)
-    for r in (r for r in m.rubble if r.level == lid):
+
+
+def _deployment_areas(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    """A deployment area: its squares tinted under every counter, the area's id in its first square."""
+    for area in (a for a in m.deployment_areas if a.level == level.id):
+        for x, y in area.squares:
+            cv.rect(x + 0.04, y + 0.04, 0.92, 0.92, pal.DEPLOY_AREA, pal.DEPLOY, 0.2)
+        if area.squares:
+            x, y = area.squares[0]
+            cv.text(x + 0.5, y + 0.3, area.id[:4], 1.5, bold=True, colour=pal.DEPLOY)
+
+
+def _rubble(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    for r in (r for r in m.rubble if r.level == level.id):
         cv.rect(r.x + 0.1, r.y + 0.1, 0.8, 0.8, pal.RUBBLE, "#4d463b", 0.3)
         for k in (0.3, 0.5, 0.7):
             cv.line(r.x + 0.1, r.y + k + 0.2, r.x + k + 0.2, r.y + 0.1, "#4d463b", 0.3)
-    for e in (e for e in m.entry_areas if e.level == lid):
+
+
+def _entry_areas(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    for e in (e for e in m.entry_areas if e.level == level.id):
         cv.rect(e.x + 0.06, e.y + 0.06, 0.88, 0.88, pal.ENTRY)
         cv.arrow(e.x, e.y, e.side, "#ffffff")
         cv.label(e.x, e.y, e.id[:5], size=2.1, shift=e.side)
-    for x in (x for x in m.exits if x.level == lid):
+
+
+def _exits(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    for x in (x for x in m.exits if x.level == level.id):
         cv.rect(x.x + 0.06, x.y + 0.06, 0.88, 0.88, pal.EXIT)
         cv.arrow(x.x, x.y, x.side, "#ffffff")
         cv.label(x.x, x.y, x.id[:5], size=2.1, shift=x.side)
-    for c in (c for c in m.chutes if c.level == lid):
+
+
+def _torpedoes(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    """A boarding torpedo's ramp: an arrow from the torpedo's side into the board, with its id."""
+    for t in (t for t in m.torpedoes if t.level == level.id):
+        cv.rect(t.x + 0.06, t.y + 0.06, 0.88, 0.88, pal.TORPEDO, "#ffffff", 0.3)
+        cv.arrow(t.x, t.y, {"N": "S", "S": "N", "E": "W", "W": "E"}[t.side], "#ffffff")
+        cv.label(t.x, t.y, t.id[:5], size=2.1, shift=t.side)
+
+
+def _chutes(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    for c in (c for c in m.chutes if c.level == level.id):
         cv.circle(c.x + 0.5, c.y + 0.5, 0.44, pal.CHUTE, "#ffffff", 0.4)
         cv.label(c.x, c.y, c.id[:5], size=2.0)
-    for p in (p for p in m.pitfalls if p.level == lid):
+
+
+def _pitfalls(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    for p in (p for p in m.pitfalls if p.level == level.id):
         cv.circle(p.x + 0.5, p.y + 0.5, 0.42, pal.PITFALL)
         cv.label(p.x, p.y, p.letter, size=3.0)
+
+
+def _ladders(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
     for lad in m.ladders:
         for sq, mark in ((lad.top, "\u2193"), (lad.bottom, "\u2191")):
-            if sq.level == lid:
+            if sq.level == level.id:
                 cv.rect(sq.x + 0.08, sq.y + 0.08, 0.84, 0.84, pal.LADDER)
                 for k in (0.2, 0.8):
                     cv.line(sq.x + 0.15, sq.y + k, sq.x + 0.85, sq.y + k, "#e8d9c0", 0.4)
                 cv.label(sq.x, sq.y, f"{lad.id[:3]}{mark}", size=2.5)
-    for o in (o for o in m.objectives if o.level == lid):
+
+
+def _lifts(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    """A lift entrance: a framed square with the lift's id and the levels it serves ("T1 0-2" by depth)."""
+    for lift in m.lifts:
+        depths = sorted({lv.depth for e in lift.entrances if (lv := m.level(e.level)) is not None})
+        served = f"{depths[0]}-{depths[-1]}" if depths else ""
+        for e in (e for e in lift.entrances if e.level == level.id):
+            cv.rect(e.x + 0.06, e.y + 0.06, 0.88, 0.88, pal.LIFT, "#ffffff", 0.4)
+            cv.rect(e.x + 0.22, e.y + 0.22, 0.56, 0.56, "none", "#ffffff", 0.3)
+            cv.text(e.x + 0.5, e.y + 0.45, lift.id[:4], 2.0, bold=True, colour="#ffffff")
+            cv.text(e.x + 0.5, e.y + 0.8, served, 1.6, bold=True, colour="#ffffff")
+
+
+def _objectives(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    for o in (o for o in m.objectives if o.level == level.id):
         cx, cy = o.x + 0.5, o.y + 0.5
         cv.polygon([(cx, cy - 0.45), (cx + 0.45, cy), (cx, cy + 0.45), (cx - 0.45, cy)], pal.OBJECTIVE, "#000", 0.25)
         cv.label(o.x, o.y, o.id[:5], "#000000", size=2.0)
-    for d in (d for d in m.doors if d.level == lid):
+
+
+def _doors(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    for d in (d for d in m.doors if d.level == level.id):
         colour = pal.BULKHEAD if d.kind == "bulkhead" else pal.DOOR_OPEN if d.state == "open" else pal.DOOR_CLOSED
         thick = 0.3 if d.kind == "bulkhead" else 0.2
         # An open bulkhead keeps its colour as an outline only, so open and closed read apart in print too.
@@ -156,7 +211,10 @@ def draw_counters(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
             cv.rect(d.x + 0.5 - thick / 2, d.y + 0.04, thick, 0.92, fill, edge, 0.35)
         else:
             cv.rect(d.x + 0.04, d.y + 0.5 - thick / 2, 0.92, thick, fill, edge, 0.35)
-    for mar in (x for x in m.marines.squad if x.level == lid):
+
+
+def _squad(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    for mar in (x for x in m.marines.squad if x.level == level.id):
         cv.circle(mar.x + 0.5, mar.y + 0.5, 0.4, pal.DEPLOY, "#ffffff", 0.3)
         dx, dy = _ARROW[mar.facing]
         cx, cy = mar.x + 0.5 + dx * 0.42, mar.y + 0.5 + dy * 0.42
@@ -179,6 +237,30 @@ def draw_counters(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
             cv.label(mar.x, mar.y, mar.id[:4], size=2.3)
 
 
+# Each kind's symbol (engine/mission/kinds.py), in drawing order: the lower ones first so Marines stay on top.
+SYMBOLS: dict[str, Callable[[Canvas, Mission, Level, Colours], None]] = {
+    "deployment_areas": _deployment_areas,
+    "rubble": _rubble,
+    "entry_areas": _entry_areas,
+    "exits": _exits,
+    "torpedoes": _torpedoes,
+    "chutes": _chutes,
+    "pitfalls": _pitfalls,
+    "ladders": _ladders,
+    "lifts": _lifts,
+    "objectives": _objectives,
+    "doors": _doors,
+    "squad": _squad,
+}
+
+
+def draw_counters(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+    """Every counter of the level, the lower ones first so marines stay on top."""
+    _pitfalls_below(cv, m, level, pal)
+    for draw in SYMBOLS.values():
+        draw(cv, m, level, pal)
+
+
 def features_present(m: Mission, level: Level) -> set[str]:
     """The legend entries that this level's page shows (palette.LEGEND names, the bulkhead split by state)."""
     lid = level.id
@@ -186,20 +268,11 @@ def features_present(m: Mission, level: Level) -> set[str]:
     found = {"Wall"} if WALL in chars else set()
     if chars - {WALL}:
         found.add("Floor")
-    doors = [d for d in m.doors if d.level == lid]
     checks = {
-        "Door (closed)": any(d.kind == "door" and d.state == "closed" for d in doors),
-        "Door (open)": any(d.kind == "door" and d.state == "open" for d in doors),
-        "Bulkhead (closed)": any(d.kind == "bulkhead" and d.state == "closed" for d in doors),
-        "Bulkhead (open)": any(d.kind == "bulkhead" and d.state == "open" for d in doors),
-        "Entry area": any(e.level == lid for e in m.entry_areas),
-        "Exit": any(e.level == lid for e in m.exits),
-        "Deployment": any(x.level == lid for x in m.marines.squad),
-        "Objective": any(o.level == lid for o in m.objectives),
-        "Pitfall": any(p.level == lid for p in m.pitfalls),
-        "Ladder": any(lid in (x.top.level, x.bottom.level) for x in m.ladders),
-        "Rubble": any(r.level == lid for r in m.rubble),
-        "Disposal chute": any(c.level == lid for c in m.chutes),
+        kind.legend(obj): True
+        for kind in KINDS
+        for obj in items(m, kind)
+        if any(sq.level == lid for _role, sq in kind.ends(obj))
     }
     above = m.level_above(lid)
     checks["Pitfall bottom"] = above is not None and any(p.level == above.id for p in m.pitfalls)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.export.colours import Colours
 from engine.export.svg_counters import Canvas, draw_counters
 from engine.export.svg_text import FONT
+from engine.mission.kinds import KINDS, items
 from engine.mission.model import UNSECTIONED, WALL, Level, Mission
 
 CELL = 8.0
@@ -70,14 +71,7 @@ def _coordinates(cv: Canvas, level: Level) -> None:
 def _occupied(m: Mission, level: Level) -> set[tuple[int, int]]:
     """The squares of the level that hold a counter (their labels would collide with a section label)."""
     lid = level.id
-    out = {
-        (f.x, f.y)
-        for group in (m.doors, m.entry_areas, m.exits, m.objectives, m.pitfalls, m.chutes, m.rubble)
-        for f in group
-        if f.level == lid
-    }
-    out |= {(x.x, x.y) for x in m.marines.squad if x.level == lid}
-    out |= {(sq.x, sq.y) for lad in m.ladders for sq in (lad.top, lad.bottom) if sq.level == lid}
+    out = {(sq.x, sq.y) for kind in KINDS for obj in items(m, kind) for _r, sq in kind.ends(obj) if sq.level == lid}
     above = m.level_above(lid)
     out |= {(p.x, p.y) for p in m.pitfalls if above is not None and p.level == above.id}
     return out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,20 @@ from engine.export.outputs import check_targets
 from engine.export.staging import staged_files
 from engine.export.tileset import TILE, terrain_chars, tileset_png
 from engine.mission import mission_to_dict
-from engine.mission.model import FACINGS, Mission
+from engine.mission.kinds import KINDS, CannotExpress, items
+from engine.mission.model import (
+    FACINGS,
+    Chute,
+    DeploymentArea,
+    Door,
+    Ladder,
+    Lift,
+    Marine,
+    Mission,
+    Objective,
+    Pitfall,
+    Rubble,
+)
 
 Json = dict[str, Any]
 # Tiled draws each object layer's rectangles in its colour: the same colours as the printed legend.
@@ -28,6 +42,9 @@ _LAYER_COLOURS = {
     N.RUBBLE: DEFAULT.RUBBLE,
     N.CHUTES: DEFAULT.CHUTE,
     N.DEPLOYMENT: DEFAULT.DEPLOY,
+    N.LIFTS: DEFAULT.LIFT,
+    N.DEPLOYMENT_AREAS: DEFAULT.DEPLOY_AREA,
+    N.TORPEDOES: DEFAULT.TORPEDO,
 }
 
 
@@ -79,53 +96,105 @@ def _obj(oid: int, name: str, kind: str, x: int, y: int, props: list[Json] | Non
     return out
 
 
+Placed = list[tuple[str, Json]]  # (level id, Tiled object) for each square a feature stands on
+
+
+def _door(d: Door, ids: _Ids) -> Placed:
+    return [(d.level, _obj(ids.next_obj(), d.id, d.kind, d.x, d.y, [_prop("state", d.state)]))]
+
+
+def _edge(kind: str) -> Callable[[Any, _Ids], Placed]:
+    def write(e: Any, ids: _Ids) -> Placed:
+        return [(e.level, _obj(ids.next_obj(), e.id, kind, e.x, e.y, [_prop("side", e.side)]))]
+
+    return write
+
+
+def _objective(o: Objective, ids: _Ids) -> Placed:
+    props = [_prop("title", o.name), _prop("kind", o.kind)]
+    return [(o.level, _obj(ids.next_obj(), o.id, "objective", o.x, o.y, props))]
+
+
+def _pitfall(p: Pitfall, ids: _Ids) -> Placed:
+    return [(p.level, _obj(ids.next_obj(), p.letter, "pitfall", p.x, p.y))]
+
+
+def _ladder(lad: Ladder, ids: _Ids) -> Placed:
+    top_id, bottom_id = ids.next_obj(), ids.next_obj()
+    out: Placed = []
+    for end, sq, me, partner in (("top", lad.top, top_id, bottom_id), ("bottom", lad.bottom, bottom_id, top_id)):
+        props = [_prop("end", end), {"name": "partner", "type": "object", "value": partner}]
+        out.append((sq.level, _obj(me, lad.id, "ladder", sq.x, sq.y, props)))
+    return out
+
+
+def _rubble(r: Rubble, ids: _Ids) -> Placed:
+    return [(r.level, _obj(ids.next_obj(), "", "rubble", r.x, r.y))]
+
+
+def _chute(c: Chute, ids: _Ids) -> Placed:
+    return [(c.level, _obj(ids.next_obj(), c.id, "chute", c.x, c.y))]
+
+
+def _lift(lift: Lift, ids: _Ids) -> Placed:
+    """One object per entrance, all named after the lift (the importer gathers them by name)."""
+    return [(e.level, _obj(ids.next_obj(), lift.id, "lift", e.x, e.y)) for e in lift.entrances]
+
+
+def _area(area: DeploymentArea, ids: _Ids) -> Placed:
+    """One object per square, all named after the area (the importer gathers them by name)."""
+    return [(area.level, _obj(ids.next_obj(), area.id, "deployment_area", x, y)) for x, y in area.squares]
+
+
+def _marine(mar: Marine, ids: _Ids) -> Placed:
+    props = [
+        _prop("rank", mar.rank),
+        _prop("title", mar.name),
+        _prop("ranged", mar.ranged),
+        _prop("melee", mar.melee),
+        _prop("storm_shield", mar.storm_shield),
+    ]
+    # The facing is the object's rotation (0 N, 90 E, 180 S, 270 W), the one thing Tiled turns: a facing
+    # property beside it would go stale the moment the object is rotated in Tiled.
+    quarters = FACINGS.index(mar.facing)
+    return [(mar.level, _obj(ids.next_obj(), mar.id, "marine", mar.x, mar.y, props, quarters))]
+
+
+# Each kind's writer (engine/mission/kinds.py) and the object layer it writes to, in the order of the ids.
+WRITERS: dict[str, tuple[str, Callable[[Any, _Ids], Placed]]] = {
+    "doors": (N.DOORS, _door),
+    "entry_areas": (N.ENTRY_AREAS, _edge("entry_area")),
+    "exits": (N.EXITS, _edge("exit")),
+    "objectives": (N.OBJECTIVES, _objective),
+    "pitfalls": (N.PITFALLS, _pitfall),
+    "ladders": (N.LADDERS, _ladder),
+    "rubble": (N.RUBBLE, _rubble),
+    "chutes": (N.CHUTES, _chute),
+    "lifts": (N.LIFTS, _lift),
+    "deployment_areas": (N.DEPLOYMENT_AREAS, _area),
+    "torpedoes": (N.TORPEDOES, _edge("torpedo")),
+    "squad": (N.DEPLOYMENT, _marine),
+}
+
+
 def _objects(m: Mission, ids: _Ids) -> dict[tuple[str, str], list[Json]]:
     """Objects keyed by (level id, layer name); ids follow each feature list's order."""
     out: dict[tuple[str, str], list[Json]] = {}
-
-    def add(level: str, layer: str, o: Json) -> None:
-        out.setdefault((level, layer), []).append(o)
-
-    for d in m.doors:
-        add(d.level, N.DOORS, _obj(ids.next_obj(), d.id, d.kind, d.x, d.y, [_prop("state", d.state)]))
-    for e in m.entry_areas:
-        add(
-            e.level,
-            N.ENTRY_AREAS,
-            _obj(ids.next_obj(), e.id, "entry_area", e.x, e.y, [_prop("side", e.side)]),
-        )
-    for x in m.exits:
-        add(x.level, N.EXITS, _obj(ids.next_obj(), x.id, "exit", x.x, x.y, [_prop("side", x.side)]))
-    for o in m.objectives:
-        props = [_prop("title", o.name), _prop("kind", o.kind)]
-        add(o.level, N.OBJECTIVES, _obj(ids.next_obj(), o.id, "objective", o.x, o.y, props))
-    for p in m.pitfalls:
-        add(p.level, N.PITFALLS, _obj(ids.next_obj(), p.letter, "pitfall", p.x, p.y))
-    for lad in m.ladders:
-        top_id, bottom_id = ids.next_obj(), ids.next_obj()
-        for end, sq, me, partner in (
-            ("top", lad.top, top_id, bottom_id),
-            ("bottom", lad.bottom, bottom_id, top_id),
-        ):
-            props = [_prop("end", end), {"name": "partner", "type": "object", "value": partner}]
-            add(sq.level, N.LADDERS, _obj(me, lad.id, "ladder", sq.x, sq.y, props))
-    for r in m.rubble:
-        add(r.level, N.RUBBLE, _obj(ids.next_obj(), "", "rubble", r.x, r.y))
-    for c in m.chutes:
-        add(c.level, N.CHUTES, _obj(ids.next_obj(), c.id, "chute", c.x, c.y))
-    for mar in m.marines.squad:
-        props = [
-            _prop("rank", mar.rank),
-            _prop("title", mar.name),
-            _prop("ranged", mar.ranged),
-            _prop("melee", mar.melee),
-            _prop("storm_shield", mar.storm_shield),
-        ]
-        # The facing is the object's rotation (0 N, 90 E, 180 S, 270 W), the one thing Tiled turns: a facing
-        # property beside it would go stale the moment the object is rotated in Tiled.
-        quarters = FACINGS.index(mar.facing)
-        add(mar.level, N.DEPLOYMENT, _obj(ids.next_obj(), mar.id, "marine", mar.x, mar.y, props, quarters))
+    for key, (layer, write) in WRITERS.items():
+        for obj in items(m, key):
+            for level, o in write(obj, ids):
+                out.setdefault((level, layer), []).append(o)
     return out
+
+
+def unexpressed(m: Mission) -> list[str]:
+    """One warning per feature whose kind Tiled cannot hold (engine/mission/kinds.py), naming it."""
+    return [
+        f"{kind.name_of(obj)} left out of the Tiled map: {kind.tiled.reason}"
+        for kind in KINDS
+        if isinstance(kind.tiled, CannotExpress)
+        for obj in items(m, kind)
+    ]
 
 
 def build_tmj(m: Mission, image_name: str) -> Json:
@@ -159,7 +228,8 @@ def build_tmj(m: Mission, image_name: str) -> Json:
                 "data": data,
             }
         ]
-        for name in N.OBJECT_LAYERS:
+        later = tuple(name for name in N.LATER_LAYERS if any(layer == name for _lv, layer in objects))
+        for name in N.OBJECT_LAYERS + later:
             layers.append(
                 {
                     "color": _LAYER_COLOURS[name],
@@ -246,4 +316,4 @@ def export_tiled(mission: Mission, path: str | os.PathLike[str]) -> ExportReport
     with staged_files() as out:
         out.write_bytes(target, tmj_bytes(tmj))
         out.write_bytes(image, tileset_png(terrain_chars(mission)))
-    return ExportReport(files=out.files, warnings=[])
+    return ExportReport(files=out.files, warnings=unexpressed(mission))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.export import tiled_names as N
 from engine.export.tiled_read import Json, Reader
+from engine.mission.codec import ALWAYS_WRITTEN
 from engine.mission.model import FACINGS
 
 _RANKS = ("marine", "sergeant", "archivist")
@@ -74,12 +76,16 @@ class Features:
         return min(gaps, key=lambda k: gaps[k])
 
     def collect(self) -> Json:
-        """doors, entry_areas, exits, objectives, pitfalls, ladders, rubble and chutes, as document lists."""
-        out: Json = {"doors": [], "entry_areas": [], "exits": [], "objectives": [], "pitfalls": []}
+        """Every kind's document list but the squad's (marines()), each read by its entry of READERS."""
+        lists = {key: read(self) for key, read in READERS.items() if key != "squad"}
+        return {key: lst for key, lst in lists.items() if lst or key in ALWAYS_WRITTEN}
+
+    def _doors(self) -> list[Json]:
+        out: list[Json] = []
         for lv, o in self._all(N.DOORS):
             kind = o.kind if o.kind in ("door", "bulkhead") else self._str(o, "kind", "door")
             self._put(
-                out["doors"],
+                out,
                 "$.doors",
                 {
                     "id": o.name or f"D{o.oid}",
@@ -91,23 +97,33 @@ class Features:
                 },
                 o,
             )
-        for layer, key, prefix in ((N.ENTRY_AREAS, "entry_areas", "E"), (N.EXITS, "exits", "X")):
-            for lv, o in self._all(layer):
-                self._put(
-                    out[key],
-                    f"$.{key}",
-                    {
-                        "id": o.name or f"{prefix}{o.oid}",
-                        "level": lv.id,
-                        "x": o.x,
-                        "y": o.y,
-                        "side": self._side(lv, o),
-                    },
-                    o,
-                )
+        return out
+
+    def _edges(self, layer: str, key: str, prefix: str) -> list[Json]:
+        out: list[Json] = []
+        for lv, o in self._all(layer):
+            self._put(
+                out,
+                f"$.{key}",
+                {"id": o.name or f"{prefix}{o.oid}", "level": lv.id, "x": o.x, "y": o.y, "side": self._side(lv, o)},
+                o,
+            )
+        return out
+
+    def _entry_areas(self) -> list[Json]:
+        return self._edges(N.ENTRY_AREAS, "entry_areas", "E")
+
+    def _exits(self) -> list[Json]:
+        return self._edges(N.EXITS, "exits", "X")
+
+    def _torpedoes(self) -> list[Json]:
+        return self._edges(N.TORPEDOES, "torpedoes", "BT")
+
+    def _objectives(self) -> list[Json]:
+        out: list[Json] = []
         for lv, o in self._all(N.OBJECTIVES):
             self._put(
-                out["objectives"],
+                out,
                 "$.objectives",
                 {
                     "id": o.name or f"O{o.oid}",
@@ -119,16 +135,26 @@ class Features:
                 },
                 o,
             )
+        return out
+
+    def _pitfalls(self) -> list[Json]:
+        out: list[Json] = []
         letters = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
         for lv, o in self._all(N.PITFALLS):
             letter = o.name.upper() if o.name else next(letters, "Z")
-            self._put(out["pitfalls"], "$.pitfalls", {"letter": letter, "level": lv.id, "x": o.x, "y": o.y}, o)
-        out["ladders"] = self._ladders()
-        out["rubble"], out["chutes"] = [], []
+            self._put(out, "$.pitfalls", {"letter": letter, "level": lv.id, "x": o.x, "y": o.y}, o)
+        return out
+
+    def _rubble(self) -> list[Json]:
+        out: list[Json] = []
         for lv, o in self._all(N.RUBBLE):
-            self._put(out["rubble"], "$.rubble", {"level": lv.id, "x": o.x, "y": o.y}, o)
+            self._put(out, "$.rubble", {"level": lv.id, "x": o.x, "y": o.y}, o)
+        return out
+
+    def _chutes(self) -> list[Json]:
+        out: list[Json] = []
         for lv, o in self._all(N.CHUTES):
-            self._put(out["chutes"], "$.chutes", {"id": o.name or f"C{o.oid}", "level": lv.id, "x": o.x, "y": o.y}, o)
+            self._put(out, "$.chutes", {"id": o.name or f"C{o.oid}", "level": lv.id, "x": o.x, "y": o.y}, o)
         return out
 
     def _ladders(self) -> list[Json]:
@@ -175,6 +201,34 @@ class Features:
             )
         return out
 
+    def _lifts(self) -> list[Json]:
+        """A lift's entrances are the objects of the lifts layers sharing its name, in object-id order."""
+        by_name: dict[str, list[Json]] = {}
+        for lv, o in self._all(N.LIFTS):
+            if not o.name:
+                raise self.r.fail(o.place, "a turbo-lift entrance needs the lift's id as its name")
+            entrances = by_name.get(o.name)
+            if entrances is None:
+                entrances = by_name[o.name] = []
+                self.origins[f"$.lifts[{len(by_name) - 1}]"] = o.place
+            entrances.append({"level": lv.id, "x": o.x, "y": o.y})
+        return [{"id": name, "entrances": entrances} for name, entrances in by_name.items()]
+
+    def _deployment_areas(self) -> list[Json]:
+        """An area's squares are the objects of the deployment_areas layers sharing its name, on one level."""
+        by_name: dict[str, Json] = {}
+        for lv, o in self._all(N.DEPLOYMENT_AREAS):
+            if not o.name:
+                raise self.r.fail(o.place, "a deployment area square needs the area's id as its name")
+            area = by_name.get(o.name)
+            if area is None:
+                area = by_name[o.name] = {"id": o.name, "level": lv.id, "squares": []}
+                self.origins[f"$.deployment_areas[{len(by_name) - 1}]"] = o.place
+            elif area["level"] != lv.id:
+                raise self.r.fail(o.place, f"deployment area {o.name!r} lies on two levels; an area is on one")
+            area["squares"].append([o.x, o.y])
+        return list(by_name.values())
+
     def marines(self) -> list[Json]:
         """The squad from the deployment layers; rank from the 'rank' property or the object's type."""
         squad: list[Json] = []
@@ -213,6 +267,23 @@ class Features:
                 f"property says {facing!r}; the property wins (delete it to face the way the object is turned)"
             )
         return facing
+
+
+# Each kind's reader (engine/mission/kinds.py), in the document's order of lists.
+READERS: dict[str, Callable[[Features], list[Json]]] = {
+    "doors": Features._doors,
+    "entry_areas": Features._entry_areas,
+    "exits": Features._exits,
+    "objectives": Features._objectives,
+    "pitfalls": Features._pitfalls,
+    "ladders": Features._ladders,
+    "rubble": Features._rubble,
+    "chutes": Features._chutes,
+    "lifts": Features._lifts,
+    "deployment_areas": Features._deployment_areas,
+    "torpedoes": Features._torpedoes,
+    "squad": Features.marines,
+}
 
 
 def _num(v: object) -> float:

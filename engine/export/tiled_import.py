@@ -78,6 +78,9 @@ _OBJECT_PROPS = {
     N.RUBBLE: set(),
     N.CHUTES: set(),
     N.DEPLOYMENT: {"rank", "facing", "title", "ranged", "melee", "storm_shield"},
+    N.LIFTS: set(),
+    N.DEPLOYMENT_AREAS: set(),
+    N.TORPEDOES: {"side"},
 }
 # Where a part of the mission document came from in the map, when it is no feature (JSON paths of the map).
 _DOC_ORIGINS = {
@@ -123,7 +126,7 @@ class _Importer:
         objects = layer.get("objects")
         count = len(objects) if kind == "objectgroup" and isinstance(objects, list) else 0
         if kind == "objectgroup":
-            hint = _did_you_mean(name.rsplit("/", 1)[-1], N.OBJECT_LAYERS)
+            hint = _did_you_mean(name.rsplit("/", 1)[-1], N.OBJECT_LAYERS + N.LATER_LAYERS)
             held = f"its {count} object{'s' if count != 1 else ''} {'are' if count != 1 else 'is'} not imported"
             if count == 0:
                 held = "it is empty"
@@ -271,7 +274,7 @@ class _Importer:
                     passed_over.append((terrain_name, kind, {}))
                 rows, terrain_name = self._rows(layer, at), name
                 self._note_unused(r.properties(layer, at), frozenset(), f"layer '{group}{name}'")
-            elif kind == "objectgroup" and name in N.OBJECT_LAYERS:
+            elif kind == "objectgroup" and name in N.OBJECT_LAYERS + N.LATER_LAYERS:
                 objects.setdefault(name, []).extend(self._objects(layer, at, f"{group}{name}", name))
                 self._note_unused(r.properties(layer, at), frozenset(), f"layer '{group}{name}'")
             else:

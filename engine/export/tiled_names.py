@@ -17,6 +17,11 @@ RUBBLE = "rubble"
 CHUTES = "chutes"
 DEPLOYMENT = "deployment"
 OBJECT_LAYERS = (DOORS, ENTRY_AREAS, EXITS, OBJECTIVES, PITFALLS, LADDERS, RUBBLE, CHUTES, DEPLOYMENT)
+# Layers of kinds added since: written only on a map whose mission holds one (a map without stays as it was).
+LIFTS = "lifts"
+DEPLOYMENT_AREAS = "deployment_areas"
+TORPEDOES = "torpedoes"
+LATER_LAYERS = (LIFTS, DEPLOYMENT_AREAS, TORPEDOES)
 
 # Map properties holding what has no place on the map itself, as JSON text where it is structured.
 META_KEYS = ("title", "author", "description", "source")

@@ -5,36 +5,27 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.mission.kinds import KINDS, items
 from engine.mission.model import (
-    Chute,
-    Door,
-    EntryArea,
-    Exit,
     Genestealers,
-    Ladder,
     Level,
     LimitedPool,
     Marine,
     Marines,
     Meta,
     Mission,
-    Objective,
-    Pitfall,
     RandomCounter,
     RandomSetup,
     Reinforcement,
-    Rubble,
     Section,
-    Square,
     StartingBlips,
 )
 
 FORMAT = "hulkforge-mission"
 VERSION = 1
-
-
-def _sq(d: dict[str, Any]) -> Square:
-    return Square(d["level"], d["x"], d["y"])
+# The feature lists every document has carried since format 1, written even when empty; a kind added later is
+# written only when the mission holds one, so a mission without it saves exactly as before.
+ALWAYS_WRITTEN = ("doors", "entry_areas", "exits", "objectives", "pitfalls", "ladders", "rubble", "chutes")
 
 
 def mission_from_dict(d: dict[str, Any]) -> Mission:
@@ -58,14 +49,7 @@ def mission_from_dict(d: dict[str, Any]) -> Mission:
             )
             for lv in d["levels"]
         ],
-        doors=[Door(**x) for x in d.get("doors", [])],
-        entry_areas=[EntryArea(**x) for x in d.get("entry_areas", [])],
-        exits=[Exit(**x) for x in d.get("exits", [])],
-        objectives=[Objective(**x) for x in d.get("objectives", [])],
-        pitfalls=[Pitfall(**x) for x in d.get("pitfalls", [])],
-        ladders=[Ladder(x["id"], _sq(x["top"]), _sq(x["bottom"])) for x in d.get("ladders", [])],
-        rubble=[Rubble(**x) for x in d.get("rubble", [])],
-        chutes=[Chute(**x) for x in d.get("chutes", [])],
+        **{k.key: [k.load(x) for x in d.get(k.key, [])] for k in KINDS if k.key != "squad"},
         random_setup=None
         if rs is None
         else RandomSetup(
@@ -87,10 +71,6 @@ def mission_from_dict(d: dict[str, Any]) -> Mission:
     )
 
 
-def _sqd(s: Square) -> dict[str, Any]:
-    return {"level": s.level, "x": s.x, "y": s.y}
-
-
 def mission_to_dict(m: Mission) -> dict[str, Any]:
     """The format-v1 document for a mission, keys in a fixed order."""
     gs = m.genestealers
@@ -110,14 +90,11 @@ def mission_to_dict(m: Mission) -> dict[str, Any]:
             }
             for lv in m.levels
         ],
-        "doors": [vars(x).copy() for x in m.doors],
-        "entry_areas": [vars(x).copy() for x in m.entry_areas],
-        "exits": [vars(x).copy() for x in m.exits],
-        "objectives": [vars(x).copy() for x in m.objectives],
-        "pitfalls": [vars(x).copy() for x in m.pitfalls],
-        "ladders": [{"id": x.id, "top": _sqd(x.top), "bottom": _sqd(x.bottom)} for x in m.ladders],
-        "rubble": [vars(x).copy() for x in m.rubble],
-        "chutes": [vars(x).copy() for x in m.chutes],
+        **{
+            k.key: [k.dump(x) for x in items(m, k)]
+            for k in KINDS
+            if k.key != "squad" and (k.key in ALWAYS_WRITTEN or items(m, k))
+        },
     }
     if m.random_setup is not None:
         out["random_setup"] = {

@@ -127,6 +127,35 @@ class Chute:
 
 
 @dataclass
+class Lift:
+    """[4e] A turbo-lift: one entrance on each of two or more levels; a model at one rides to another."""
+
+    id: str
+    entrances: list[Square]
+
+
+@dataclass
+class DeploymentArea:
+    """Squares of one level where the Marine player sets up the Marines listed inside it (docs/RULES.md, 15)."""
+
+    id: str
+    level: str
+    squares: list[tuple[int, int]]
+
+
+@dataclass
+class Torpedo:
+    """[4e] A boarding torpedo: its ramp on square (x, y), the torpedo beyond `side`; the Marines listed on the ramp
+    square start aboard and come out over the ramp (docs/RULES.md, 15)."""
+
+    id: str
+    level: str
+    x: int
+    y: int
+    side: Facing
+
+
+@dataclass
 class RandomCounter:
     kind: Literal["pitfall", "ladder", "rubble"]
     letter: str | None = None
@@ -222,6 +251,9 @@ class Mission:
     ladders: list[Ladder] = field(default_factory=list)
     rubble: list[Rubble] = field(default_factory=list)
     chutes: list[Chute] = field(default_factory=list)
+    lifts: list[Lift] = field(default_factory=list)
+    deployment_areas: list[DeploymentArea] = field(default_factory=list)
+    torpedoes: list[Torpedo] = field(default_factory=list)
     random_setup: RandomSetup | None = None
 
     def level(self, level_id: str) -> Level | None:

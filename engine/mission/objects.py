@@ -11,21 +11,13 @@ import re
 from typing import Any
 
 from engine.mission.issues import json_path
+from engine.mission.kinds import KINDS
 
 Parts = tuple[str | int, ...]
 Squares = tuple[tuple[int, int], ...]
 
-# Feature lists at the top of a document -> the name of one item.
-FEATURE_NAMES: dict[str, str] = {
-    "doors": "door",
-    "entry_areas": "entry area",
-    "exits": "exit",
-    "objectives": "objective",
-    "pitfalls": "pitfall",
-    "ladders": "ladder",
-    "rubble": "rubble",
-    "chutes": "chute",
-}
+# Feature lists at the top of a document -> the name of one item (the Marines' squad lives under "marines").
+FEATURE_NAMES: dict[str, str] = {k.key: k.label for k in KINDS if k.key != "squad"}
 _PART = re.compile(r"\.([^.\[\]]+)|\[(\d+)\]")
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 

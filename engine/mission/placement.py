@@ -7,9 +7,10 @@ highlight them exactly as it highlights schema errors.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from engine.mission.issues import Issue
+from engine.mission.kinds import KINDS, end_path, items, path_of
 from engine.mission.model import WALL, Level, Mission
 from engine.mission.objects import within
 from engine.mission.victory import faults
@@ -45,26 +46,13 @@ class _Ctx:
 
 
 def _features(m: Mission) -> Iterator[tuple[str, str, str, int, int]]:
-    """(kind, json path, level, x, y) of every feature that stands on one square."""
-    for i, d in enumerate(m.doors):
-        yield ("door", f"$.doors[{i}]", d.level, d.x, d.y)
-    for i, e in enumerate(m.entry_areas):
-        yield ("entry area", f"$.entry_areas[{i}]", e.level, e.x, e.y)
-    for i, x in enumerate(m.exits):
-        yield ("exit", f"$.exits[{i}]", x.level, x.x, x.y)
-    for i, o in enumerate(m.objectives):
-        yield ("objective", f"$.objectives[{i}]", o.level, o.x, o.y)
-    for i, p in enumerate(m.pitfalls):
-        yield ("pitfall", f"$.pitfalls[{i}]", p.level, p.x, p.y)
-    for i, la in enumerate(m.ladders):
-        yield ("ladder top", f"$.ladders[{i}].top", la.top.level, la.top.x, la.top.y)
-        yield ("ladder bottom", f"$.ladders[{i}].bottom", la.bottom.level, la.bottom.x, la.bottom.y)
-    for i, r in enumerate(m.rubble):
-        yield ("rubble", f"$.rubble[{i}]", r.level, r.x, r.y)
-    for i, c in enumerate(m.chutes):
-        yield ("chute", f"$.chutes[{i}]", c.level, c.x, c.y)
-    for i, mm in enumerate(m.marines.squad):
-        yield ("deployment", f"$.marines.squad[{i}]", mm.level, mm.x, mm.y)
+    """(kind, json path, level, x, y) of every square a feature stands on, for every kind of the registry."""
+    for kind in KINDS:
+        for i, obj in enumerate(items(m, kind)):
+            ends = kind.ends(obj)
+            for n, (role, sq) in enumerate(ends):
+                label = "deployment" if kind.key == "squad" else f"{kind.label} {role}".rstrip()
+                yield (label, end_path(kind, i, role, n, len(ends)), sq.level, sq.x, sq.y)
 
 
 def check_levels(c: _Ctx) -> Iterator[Issue]:
@@ -132,13 +120,9 @@ def _check_sections(c: _Ctx, lv: Level, path: str) -> Iterator[Issue]:
 def check_ids(c: _Ctx) -> Iterator[Issue]:
     m = c.m
     groups: list[tuple[str, str, list[str]]] = [
-        ("door", "doors", [d.id for d in m.doors]),
-        ("entry area", "entry_areas", [e.id for e in m.entry_areas]),
-        ("exit", "exits", [e.id for e in m.exits]),
-        ("objective", "objectives", [o.id for o in m.objectives]),
-        ("ladder", "ladders", [la.id for la in m.ladders]),
-        ("chute", "chutes", [ch.id for ch in m.chutes]),
-        ("Marine", "marines.squad", [mm.id for mm in m.marines.squad]),
+        ("Marine" if k.key == "squad" else k.label, path_of(k, 0)[2:-3], [o.id for o in items(m, k)])
+        for k in KINDS
+        if k.ident == "id"
     ]
     for what, key, ids in groups:
         seen: set[str] = set()
@@ -293,15 +277,64 @@ def check_ladders(c: _Ctx) -> Iterator[Issue]:
             )
 
 
+def check_lifts(c: _Ctx) -> Iterator[Issue]:
+    """A turbo-lift stops once on each level it serves, two levels at least, on a square holding nothing else
+    that moves a model (docs/RULES.md, 'Turbo-lift')."""
+    blocked = c.doors | c.pitfalls | c.ladder_ends | c.chutes | c.rubble
+    for i, lift in enumerate(c.m.lifts):
+        path = f"$.lifts[{i}]"
+        if not c.ok(path):
+            continue
+        levels = Counter(e.level for e in lift.entrances)
+        first = lift.entrances[0]
+        if len(levels) < 2:
+            yield Issue("LIFT-LEVELS", path, f"turbo-lift {lift.id} needs entrances on two levels at least",
+                        first.level, ((first.x, first.y),))
+        for level, n in sorted(levels.items()):
+            if n > 1:
+                squares = tuple((e.x, e.y) for e in lift.entrances if e.level == level)
+                yield Issue("LIFT-LEVELS", path, f"turbo-lift {lift.id} has {n} entrances on level {level!r}: "
+                            "one per level", level, squares)
+        for n, e in enumerate(lift.entrances):
+            if (e.level, e.x, e.y) in blocked:
+                yield Issue("LIFT-STACKED", f"{path}.entrances[{n}]", f"turbo-lift {lift.id} entrance at {e.x},{e.y} "
+                            "shares its square with a door, pitfall, ladder, chute or rubble", e.level, ((e.x, e.y),))
+
+
+def check_deployment_areas(c: _Ctx) -> Iterator[Issue]:
+    """An area lies on floor squares where a Marine may stand (no closed door, chute or pitfall), shares none with
+    another area, and holds a Marine of the squad (else it sets up no one)."""
+    closed = {(d.level, d.x, d.y) for d in c.m.doors if d.state == "closed"}
+    owner: dict[Place, str] = {}
+    for i, area in enumerate(c.m.deployment_areas):
+        path = f"$.deployment_areas[{i}]"
+        if not c.ok(path):
+            continue
+        for n, (x, y) in enumerate(area.squares):
+            here = (area.level, x, y)
+            if here in closed or here in c.chutes or here in c.pitfalls:
+                yield Issue("AREA-BLOCKED", f"{path}.squares[{n}]", f"deployment area {area.id}: {x},{y} holds a "
+                            "closed door, a chute or a pitfall, where no Marine sets up", area.level, ((x, y),))
+            if here in owner and owner[here] != area.id:
+                yield Issue("AREA-OVERLAP", f"{path}.squares[{n}]", f"deployment areas {owner[here]} and {area.id} "
+                            f"share {x},{y}", area.level, ((x, y),))
+            owner.setdefault(here, area.id)
+        inside = {(area.level, x, y) for x, y in area.squares}
+        if not any((mm.level, mm.x, mm.y) in inside for mm in c.m.marines.squad):
+            yield Issue("AREA-EMPTY", path, f"deployment area {area.id} holds no Marine of the squad: it sets up no "
+                        "one (place a Marine on one of its squares)", area.level, tuple(area.squares), "warning")
+
+
 def check_deployment(c: _Ctx) -> Iterator[Issue]:
     seen: dict[Place, str] = {}
     closed = {(d.level, d.x, d.y) for d in c.m.doors if d.state == "closed"}
+    ramps = {(t.level, t.x, t.y) for t in c.m.torpedoes}  # the Marines listed on a ramp start aboard: many may
     for i, mm in enumerate(c.m.marines.squad):
         here = (mm.level, mm.x, mm.y)
         path = f"$.marines.squad[{i}]"
         if not c.ok(path):
             continue
-        if here in seen:
+        if here in seen and here not in ramps:
             yield Issue(
                 "DEPLOY-OVERLAP",
                 path,
@@ -374,6 +407,12 @@ def check_edges(c: _Ctx) -> Iterator[Issue]:
     )
     yield from _edge(
         c, "exit", "EXIT-EDGE", [(f"$.exits[{i}]", e.level, e.x, e.y, e.side, e.id) for i, e in enumerate(c.m.exits)]
+    )
+    yield from _edge(
+        c,
+        "boarding torpedo",
+        "TORPEDO-EDGE",
+        [(f"$.torpedoes[{i}]", t.level, t.x, t.y, t.side, t.id) for i, t in enumerate(c.m.torpedoes)],
     )
 
 
@@ -497,6 +536,8 @@ CHECKS = (
     check_doors,
     check_pitfalls,
     check_ladders,
+    check_lifts,
+    check_deployment_areas,
     check_deployment,
     check_squad,
     check_edges,
@@ -504,6 +545,24 @@ CHECKS = (
     check_random_setup,
     check_victory,
 )
+
+
+# Each kind's own checks among CHECKS (every kind also gets check_squares and check_ids through the registry);
+# an empty tuple says the kind has no rule of its own beyond those.
+KIND_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
+    "doors": (check_doors,),
+    "entry_areas": (check_edges, check_forces),
+    "exits": (check_edges,),
+    "objectives": (check_victory,),
+    "pitfalls": (check_pitfalls,),
+    "ladders": (check_ladders,),
+    "rubble": (),
+    "chutes": (),
+    "lifts": (check_lifts,),
+    "deployment_areas": (check_deployment_areas,),
+    "torpedoes": (check_edges,),
+    "squad": (check_deployment, check_squad),
+}
 
 
 def placement_issues(m: Mission, broken: frozenset[str] = frozenset()) -> list[Issue]:

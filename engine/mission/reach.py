@@ -16,6 +16,7 @@ import networkx as nx
 
 from engine.mission.diagonal import diagonal_step_allowed
 from engine.mission.issues import Issue
+from engine.mission.kinds import KINDS, items
 from engine.mission.model import WALL, Mission
 
 Node = tuple[str, int, int]
@@ -106,8 +107,12 @@ def movement_graph(m: Mission, runs: Runs | None = None) -> nx.Graph:
         if ra is not None and rb is not None:
             g.add_edge(ra, rb)
 
-    for la in m.ladders:
-        join((la.top.level, la.top.x, la.top.y), (la.bottom.level, la.bottom.x, la.bottom.y))
+    for kind in KINDS:  # ladders, turbo-lifts: every end joined to the first
+        if kind.joins:
+            for obj in items(m, kind):
+                (_r, a), *rest = kind.ends(obj)
+                for _r2, b in rest:
+                    join((a.level, a.x, a.y), (b.level, b.x, b.y))
     for p in m.pitfalls:
         below = m.level_below(p.level)
         if below is not None:

@@ -31,22 +31,15 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from engine.mission.io import parse_document, read_limited
 from engine.mission.issues import Issue, json_path
+from engine.mission.kinds import KINDS
 from engine.mission.model import (
-    Chute,
-    Door,
-    EntryArea,
-    Exit,
     Genestealers,
-    Ladder,
     Level,
     Marines,
     Meta,
     Mission,
-    Objective,
-    Pitfall,
     RandomCounter,
     RandomSetup,
-    Rubble,
     Section,
 )
 from engine.mission.objects import Parts, describe
@@ -60,16 +53,7 @@ UNREAD_NUMBER = -1
 HOLDABLE = 999
 _WHOLE = re.compile(r"-?\d{1,9}")
 
-FEATURE_CLASSES: dict[str, type] = {
-    "doors": Door,
-    "entry_areas": EntryArea,
-    "exits": Exit,
-    "objectives": Objective,
-    "pitfalls": Pitfall,
-    "ladders": Ladder,
-    "rubble": Rubble,
-    "chutes": Chute,
-}
+FEATURE_CLASSES: dict[str, type] = {k.key: k.model for k in KINDS if k.key != "squad"}
 
 
 @dataclass
@@ -166,6 +150,10 @@ class _Reader:
         if origin is list:
             (inner,) = args
             return [self.value(inner, v, (*parts, i), None) for i, v in enumerate(self.items(value, parts))]
+        if origin is tuple:  # a fixed-length tuple (a square's x, y), written as a JSON list
+            items = self.items(value, parts)
+            return tuple(self.value(t, items[i] if i < len(items) else None, (*parts, i), None)
+                         for i, t in enumerate(args))
         if dataclasses.is_dataclass(hint):
             return self.record(hint, value, parts)
         return value

@@ -49,7 +49,7 @@ class Acting:
         # Who applies each verb of a piece action (none of them a method of this component: no reference cycle).
         self.acts: dict[str, PieceAct] = {
             "move": m.act_move, "turn": m.act_turn, "stand": m.act_stand, "open": m.act_open, "close": m.act_close,
-            "exit": m.act_exit, "enter": m.act_enter, "climb": m.act_climb, "jump": m.act_jump,
+            "exit": m.act_exit, "enter": m.act_enter, "climb": m.act_climb, "jump": m.act_jump, "ride": m.act_ride,
             "drop": m.act_drop, "give": m.act_give, "shoot": fire.act_shoot, "flame": fire.act_flame,
             "overwatch": fire.act_overwatch, "unjam": fire.act_unjam, "reload": fire.act_reload,
             "assault": assault.act_assault, "guard": assault.act_guard, "reveal": blips.act_reveal,

@@ -12,9 +12,11 @@ Grammar (tokens separated by single spaces; ids are mission ids, SQ is ``level:x
     overwatch ID | guard ID | unjam ID | reload ID
     assault ID TARGET         close assault on a model id or door id
     open ID DOOR | close ID DOOR
-    enter ID                  a lurking blip/Genestealer steps onto its entry area's square
+    enter ID                  a lurking blip/Genestealer steps onto its entry area's square, a Marine out of a
+                              boarding torpedo onto its ramp
     exit ID                   leave the board by the exit point at the model's square
     climb ID | jump ID        ladder / pitfall up or down; jump down a hole
+    ride ID LEVEL             turbo-lift: from the entrance the piece stands on to the lift's entrance on LEVEL
     stand ID FACE             a prone Marine stands up
     reveal ID                 voluntary blip conversion
     drop ID | give ID TO      objects
@@ -22,6 +24,7 @@ Grammar (tokens separated by single spaces; ids are mission ids, SQ is ``level:x
   decisions:
     cp keep | cp redraw       command phase (sergeant alive)
     setup SQ                  Pitfall set-up by the players: the next face-down counter goes on SQ
+    deploy ID SQ              set-up in a deployment area: Marine ID starts on SQ (then ``face ID FACE``)
     alpha yes | alpha no      a revealed "3" blip becomes the Genestealer Alpha (once per game, if the mission allows)
     lurk ENTRY                reinforcement: the Genestealer player places the next drawn blip
     put SQ | put none         involuntary conversion: the Marine player places the next Genestealer
@@ -59,6 +62,7 @@ _ARITY: dict[str, tuple[int, int]] = {
     "exit": (1, 1),
     "climb": (1, 1),
     "jump": (1, 1),
+    "ride": (2, 2),
     "stand": (2, 2),
     "reveal": (1, 1),
     "drop": (1, 1),
@@ -66,6 +70,7 @@ _ARITY: dict[str, tuple[int, int]] = {
     "psi": (1, 2),
     "alpha": (1, 1),
     "setup": (1, 1),
+    "deploy": (2, 2),
     "cp": (1, 1),
     "lurk": (1, 1),
     "retreat": (2, 2),

@@ -237,9 +237,10 @@ class Blips:
             return [sq]  # [4e] the blip's own square, freed by a kill, must be used again
         opts = []
         objects = k.obj_at
+        ramps = self.game.board.ramp_at
         for t in k.empty_adjacent(sq):
             # RULES.md §10: an object's square is not empty; a Genestealer is never placed on it (nor picks it up).
-            if t in objects or (voluntary and self.sight.seen_by_marine(t)):
+            if t in objects or (voluntary and self.sight.seen_by_marine(t)) or (ramps and k.ramp_held(t)):
                 continue
             opts.append(t)
         return opts

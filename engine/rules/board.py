@@ -91,6 +91,10 @@ class Board:
         # A Genestealer stepping in from an entry area faces away from the board edge it came from.
         self.entry_facing = {e.id: (FACE_INDEX[e.side] + 2) % 4 for e in mission.entry_areas}
         self.exit_at = {self.sq_of(e.level, e.x, e.y): e.id for e in mission.exits}
+        # Boarding torpedoes: each ramp's square, and the facing of a Marine coming out (away from the torpedo).
+        self.ramps = {t.id: self.sq_of(t.level, t.x, t.y) for t in mission.torpedoes}
+        self.ramp_facing = {t.id: (FACE_INDEX[t.side] + 2) % 4 for t in mission.torpedoes}
+        self.ramp_at = {sq: tid for tid, sq in self.ramps.items()}
         self.deploy = {self.sq_of(m.level, m.x, m.y) for m in mission.marines.squad}
         self._lines: dict[int, Line] = {}
         self._held = 0  # what the single lines hold (LINE_CACHE_SQUARES), since the cache last started again

@@ -114,6 +114,14 @@ class LandOnEmpty(Step):
 
 # -- decisions -----------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
+class DeployDecision(Decision):
+    """Set-up in a deployment area: the square Marine `marine` starts on (`deploy ID SQ`), then his facing."""
+
+    marine: str
+    player: ClassVar[Player] = "marines"
+
+
+@dataclass(frozen=True, slots=True)
 class SetupDecision(Decision):
     """[PF] players' set-up: where the next face-down counter goes (`setup SQ`)."""
 

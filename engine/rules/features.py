@@ -19,6 +19,26 @@ if TYPE_CHECKING:
 EYE_MEMO_SQUARES = 50_000
 
 
+# Where a game holds each kind of the mission's features (engine/mission/kinds.py), as the squares a state knows
+# them by: tests/engine/test_feature_kinds.py puts one feature of every kind on a board and finds each here.
+HELD: dict[str, Callable[[Any], Container[int]]] = {
+    "doors": lambda st: st.game.board.door_at,
+    "entry_areas": lambda st: set(st.game.board.entries.values()),
+    "exits": lambda st: st.game.board.exit_at,
+    "objectives": lambda st: st.obj_at,
+    "pitfalls": lambda st: st.feat.pit_down,
+    "ladders": lambda st: st.feat.ladder,
+    "rubble": lambda st: st.feat.rubble,
+    "chutes": lambda st: st.feat.chutes,
+    "lifts": lambda st: st.feat.lift,
+    "torpedoes": lambda st: set(st.game.board.ramps.values()),
+    "deployment_areas": lambda st: {t for squares in st.game.deploy_areas.values() for t in squares},
+    # (a Marine aboard a boarding torpedo, off the board, is held at its ramp)
+    "squad": lambda st: {pc.sq if pc.sq >= 0 else st.game.board.ramps.get(pc.entry, -1)
+                         for pc in st.p.values() if pc.kind == "marine"},
+}
+
+
 class Features:
     """Immutable once drawn; shared by every copy of one game's state."""
 
@@ -30,6 +50,8 @@ class Features:
         self.ladder_top: dict[int, int] = {}
         self.rubble: dict[int, int] = {}
         self.chutes: dict[int, int] = {}
+        # turbo-lift entrance -> ((level id, the lift's entrance on that level), ...) for every other level it serves
+        self.lift: dict[int, tuple[tuple[str, int], ...]] = {}
         # Squares where entering always has a consequence (a chute, a pitfall, a ladder top): with objects and
         # flames, where a step must call Movement.entered (set by finish()).
         self.on_enter: frozenset[int] = frozenset()
@@ -83,13 +105,14 @@ class Features:
         return self._through.get(s, ())
 
     def hole_targets(self, s: int, ladders_4e: bool) -> frozenset[int]:
-        """Every square on another level that a Marine on s could see through a hole ([4e]: or down a ladder);
-        hole_sees may only be true for these."""
+        """Every square on another level that a Marine on s could see through a hole ([4e]: or down a ladder; or
+        at another entrance of his turbo-lift); hole_sees may only be true for these."""
         out = self._hole_targets.get(s)
         if out is None:
             cands = {c for _here, there, opp, _upper in self._views.get(s, ()) for c in (there, opp) if c >= 0}
             if ladders_4e and s in self.ladder:
                 cands.add(self.ladder[s])
+            cands.update(t for _level, t in self.lift.get(s, ()))
             out = self._hole_targets[s] = frozenset(cands)
         return out
 
@@ -219,6 +242,10 @@ def draw_features(game: Game, rng: random.Random | None) -> Features:
         f.rubble[b.sq_of(r.level, r.x, r.y)] = 1
     for c in m.chutes:
         f.chutes[b.sq_of(c.level, c.x, c.y)] = 1
+    for lift in m.lifts:
+        stops = [(e.level, b.sq_of(e.level, e.x, e.y)) for e in lift.entrances]
+        for _level, s in stops:
+            f.lift[s] = tuple((lv, t) for lv, t in stops if t != s)
     if m.random_setup is not None and rng is not None:
         _random_setup(game, f, rng)
     for s, below in f.pit_down.items():

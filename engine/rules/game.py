@@ -50,6 +50,13 @@ class Game:
         self.victory = list(mission.victory)
         self.victory_plan = victory_plan(self.board, self.victory, mission.objectives)
         self.marine_ids = tuple(m.id for m in mission.marines.squad)
+        # Marine id -> the squares of the deployment area he is listed in (set up there by the Marine player).
+        self.deploy_areas: dict[str, tuple[int, ...]] = {}
+        for area in mission.deployment_areas:
+            squares = tuple(self.board.sq_of(area.level, x, y) for x, y in area.squares)
+            for m in mission.marines.squad:
+                if m.level == area.level and (m.x, m.y) in area.squares and m.id not in self.deploy_areas:
+                    self.deploy_areas[m.id] = squares
         self._moves: dict[str, list[Action]] = {}
         self._turns: dict[str, list[Action]] = {}
         self._orders: dict[str, dict[str, Action]] = {}

@@ -242,7 +242,12 @@ class Kernel:
             elif pc.ranged == "heavy_flamer":
                 pc.ammo = game.opts.flamer_shots
             self.add(pc)
-            self.place(pc, b.sq_of(mm.level, mm.x, mm.y))
+            sq = b.sq_of(mm.level, mm.x, mm.y)
+            aboard = next((tid for tid, ramp in b.ramps.items() if ramp == sq), None)
+            if aboard is None:
+                self.place(pc, sq)
+            else:  # listed on a boarding torpedo's ramp: he starts aboard (docs/RULES.md, 15)
+                pc.entry = aboard
 
     def copy(self) -> Kernel:
         """An independent copy: pieces and containers copied, the game's tables and the immutable caches shared;
@@ -474,6 +479,12 @@ class Kernel:
         """Square t is on the board and holds no piece, closed door or barrier."""
         return t >= 0 and t not in self.occ and t not in self.closed and t not in self.barriers
 
+    def ramp_held(self, t: int) -> bool:
+        """Square t is the ramp of a boarding torpedo that still holds a Marine: no Genestealer or blip may move
+        or be placed onto it (docs/RULES.md, 15)."""
+        tid = self.game.board.ramp_at.get(t)
+        return tid is not None and any(pc.entry == tid and pc.kind == "marine" for pc in self.p.values())
+
     def diag_ok(self, s: int, d: int) -> bool:
         """A step from s toward d is not a diagonal squeezed between two blocked squares (a wall or model each)."""
         if not d & 1:
@@ -590,6 +601,7 @@ JUMP_COST = 1  # drop down a hole (a pitfall, or [PF] a ladder's top)
 PIT_CLIMB_COST = 3  # a Genestealer up a pitfall from below [PF]
 STAND_COST = 2  # a prone Marine stands up
 EXIT_COST = 1  # leave by an exit point
+RIDE_COST = 2  # ride a turbo-lift from one entrance to another, any piece (docs/RULES.md, 'Turbo-lift')
 # ... and of the Marines' other orders.
 OVERWATCH_COST = 2
 GUARD_COST = 2

@@ -36,16 +36,16 @@ class Legal:
         # hold no method of this one, so a state's components hold no cycle and go at once with the state.)
         self.marine_reaction_parts: tuple[Part, ...] = (
             m.turns, f.marine_shots, f.marine_weapon, a.marine_guard, a.marine_blows, m.door_actions, m.marine_exit,
-            m.marine_climb, m.marine_jump,
+            m.marine_climb, m.marine_jump, m.lift_rides,
         )
         self.marine_parts: tuple[Part, ...] = (*self.marine_reaction_parts, m.marine_carry, psi.archivist_powers)
-        self.stealer_parts: tuple[Part, ...] = (m.turns, a.stealer_blows, m.door_actions, m.hole_moves)
-        self.blip_parts: tuple[Part, ...] = (m.door_actions, m.hole_moves)
+        self.stealer_parts: tuple[Part, ...] = (m.turns, a.stealer_blows, m.door_actions, m.hole_moves, m.lift_rides)
+        self.blip_parts: tuple[Part, ...] = (m.door_actions, m.hole_moves, m.lift_rides)
         self.marine_reaction_part_of: dict[str, Part] = {
             "turn": m.turns, "shoot": f.marine_shots, "flame": f.marine_weapon, "reload": f.marine_weapon,
             "overwatch": f.marine_weapon, "unjam": f.marine_weapon, "guard": a.marine_guard,
             "assault": a.marine_blows, "open": m.door_actions, "close": m.door_actions, "exit": m.marine_exit,
-            "climb": m.marine_climb, "jump": m.marine_jump,
+            "climb": m.marine_climb, "jump": m.marine_jump, "ride": m.lift_rides,
         }
         self.marine_part_of: dict[str, Part] = {
             **self.marine_reaction_part_of,
@@ -53,10 +53,11 @@ class Legal:
         }
         self.stealer_part_of: dict[str, Part] = {
             "turn": m.turns, "assault": a.stealer_blows, "open": m.door_actions, "close": m.door_actions,
-            "climb": m.hole_moves, "jump": m.hole_moves,
+            "climb": m.hole_moves, "jump": m.hole_moves, "ride": m.lift_rides,
         }
         self.blip_part_of: dict[str, Part] = {
             "open": m.door_actions, "close": m.door_actions, "climb": m.hole_moves, "jump": m.hole_moves,
+            "ride": m.lift_rides,
         }
 
     def phase_actions(self) -> list[Action]:
@@ -76,6 +77,8 @@ class Legal:
         if k.phase == "marines":
             if pc.kind == "marine" and pc.sq >= 0:
                 self.marine_actions(pc, k.ap_budget(pc), out, True, only, d)
+            elif pc.kind == "marine" and pc.entry and (only is None or only == "enter"):
+                self.movement.disembark(pc, k.ap_budget(pc), out)
         elif pc.kind != "marine" and pc.st != 2:
             self.genestealer_actions(pc, out, only, d)
 

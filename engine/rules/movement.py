@@ -19,6 +19,7 @@ from engine.rules.kernel import (
     EXIT_COST,
     JUMP_COST,
     PIT_CLIMB_COST,
+    RIDE_COST,
     STAND_COST,
     G,
     Kernel,
@@ -42,11 +43,14 @@ class Movement:
 
     def can_enter(self, pc: Piece, t: int) -> bool:
         """Piece pc may enter square t: free (no piece, closed door or barrier), no flames unless it already
-        stands in them ([4e]); a blip never onto an object, next to a Marine or into a Marine's sight."""
+        stands in them ([4e]); a Genestealer or blip never onto the ramp of a torpedo with Marines aboard; a blip
+        never onto an object, next to a Marine or into a Marine's sight."""
         k = self.k
         if not k.free_square(t):
             return False
         if t in k.flames and not k.flames_open_to(pc):
+            return False
+        if pc.kind != "marine" and self.game.board.ramp_at and k.ramp_held(t):
             return False
         return pc.kind != "blip" or (t not in k.obj_at and self.sight.hidden_from_marines(t))
 
@@ -137,6 +141,13 @@ class Movement:
         if not pc.lock and self.can_enter(pc, self.game.board.entries[pc.entry]):
             out.append(act("enter", pc.id))
 
+    def disembark(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """A Marine aboard a boarding torpedo comes out onto its ramp (1 AP) when the ramp is free of pieces,
+        doors, barriers and flames."""
+        t = self.game.board.ramps[pc.entry]
+        if budget >= 1 and self.k.free_square(t) and t not in self.k.flames:
+            out.append(act("enter", pc.id))
+
     def marine_exit(self, pc: Piece, budget: int, out: list[Action]) -> None:
         if budget >= EXIT_COST and pc.sq in self.game.board.exit_at:
             out.append(self.game.order_table(pc.id)["exit"])
@@ -152,6 +163,15 @@ class Movement:
             and other not in k.flames
         ):
             out.append(self.game.order_table(pc.id)["climb"])
+
+    def lift_rides(self, pc: Piece, budget: int, out: list[Action]) -> None:
+        """Any piece on a turbo-lift entrance rides to another entrance it may enter (2 AP)."""
+        stops = self.k.feat.lift.get(pc.sq)
+        if stops is None or budget < RIDE_COST:
+            return
+        for level, t in stops:
+            if self.can_enter(pc, t):
+                out.append(act("ride", pc.id, level))
 
     def marine_jump(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Marine jumps down the pitfall he stands on ([PF] or a ladder hole) for 1 AP."""
@@ -341,7 +361,11 @@ class Movement:
         k = self.k
         k.pay(pc, 1, reaction)
         b = self.game.board
-        t = b.entries[pc.entry]
+        if pc.kind == "marine":  # out of a boarding torpedo, facing away from it
+            t = b.ramps[pc.entry]
+            pc.facing = b.ramp_facing[pc.entry]
+        else:
+            t = b.entries[pc.entry]
         if pc.kind == "stealer":
             pc.facing = b.entry_facing[pc.entry]
         pc.entry = ""
@@ -369,6 +393,17 @@ class Movement:
             pc.ap = 0
             self.drop(pc, t, ladder_fall=True)
         elif t in k.obj_at and pc.kind != "blip" and not pc.carry:
+            k.pick_up(pc, t)
+
+    def act_ride(self, pc: Piece, a: Action, reaction: bool) -> None:
+        """The piece comes out of the lift at the entrance on the level named, facing as it did; a model there
+        picks up the object lying on it, as a step would."""
+        k = self.k
+        level = a.args[1]
+        t = next(t for lv, t in k.feat.lift[pc.sq] if lv == level)
+        k.pay(pc, RIDE_COST, reaction)
+        k.move(pc, t)
+        if t in k.obj_at and pc.kind != "blip" and not pc.carry:
             k.pick_up(pc, t)
 
     def act_jump(self, pc: Piece, a: Action, reaction: bool) -> None:

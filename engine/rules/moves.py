@@ -4,9 +4,9 @@ Contract of `piece_moves(state, pid)`:
 
 - It lists the move-like actions the rules offer piece `pid` at this decision, in the legal generator's order:
   steps (`move`, with a Genestealer's new facing or a declared `jump`), `turn`, door `open` / `close`, `climb`
-  (ladder, or up a pitfall), `jump` (down a hole) and `exit`; `verbs` narrows the list. Nothing else: every
-  Move's `action` is legal at this decision, and an action the list leaves out is not (the list is read off
-  the legal generator, `GameState.legal_actions_of`, part by part).
+  (ladder, or up a pitfall), `jump` (down a hole), `ride` (a turbo-lift) and `exit`; `verbs` narrows the list.
+  Nothing else: every Move's `action` is legal at this decision, and an action the list leaves out is not (the
+  list is read off the legal generator, `GameState.legal_actions_of`, part by part).
 - Each `Move` says where the piece stands afterwards (`to`; -1 once it leaves by an exit), which way it faces
   (`facing`; a climb or a Genestealer's jump is followed by a facing decision, so there it is the present
   facing), what it costs (`cost`, AP by the kernel's own predicates: `step_cost` with rubble, `turn_cost`,
@@ -36,6 +36,7 @@ from engine.rules.kernel import (
     JUMP_COST,
     OVERWATCH_COST,
     PIT_CLIMB_COST,
+    RIDE_COST,
     SHOT_COST,
     UNJAM_COST,
     ladder_cost,
@@ -52,14 +53,16 @@ __all__ = [
     "MOVE_VERBS",
     "OVERWATCH_COST",
     "PIT_CLIMB_COST",
+    "RIDE_COST",
     "SHOT_COST",
     "UNJAM_COST",
     "Move",
     "ladder_cost",
+    "lift_links",
     "piece_moves",
 ]
 
-MOVE_VERBS: tuple[str, ...] = ("move", "turn", "open", "close", "climb", "jump", "exit")
+MOVE_VERBS: tuple[str, ...] = ("move", "turn", "open", "close", "climb", "jump", "ride", "exit")
 
 ActionsOf = Callable[[str, str], Sequence[Action]]
 
@@ -108,12 +111,17 @@ def _at_hole(state: Any, pc: Any) -> bool:
     return s in feat.ladder or s in feat.pit_up or s in feat.pit_down
 
 
+def _at_lift(state: Any, pc: Any) -> bool:
+    return pc.sq in state.feat.lift
+
+
 def _at_exit(state: Any, pc: Any) -> bool:
     return pc.sq in state.game.board.exit_at
 
 
 _WHERE: dict[str, Callable[[Any, Any], bool]] = {
-    "open": _near_door, "close": _near_door, "climb": _at_hole, "jump": _at_hole, "exit": _at_exit,
+    "open": _near_door, "close": _near_door, "climb": _at_hole, "jump": _at_hole, "ride": _at_lift,
+    "exit": _at_exit,
 }
 
 
@@ -173,6 +181,18 @@ def _jumps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
         out.append(Move(a, "jump", below, pc.facing, JUMP_COST, jump=True))
 
 
+def _rides(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+    stops = dict(state.feat.lift[pc.sq])
+    for a in actions:
+        out.append(Move(a, "ride", stops[a.args[1]], pc.facing, RIDE_COST))
+
+
+def lift_links(feat: Any) -> dict[int, tuple[int, ...]]:
+    """Turbo-lift entrance -> the entrances a ride from it reaches (each for RIDE_COST AP, any piece): the links a
+    player's route maps add to the board's steps."""
+    return {s: tuple(t for _level, t in stops) for s, stops in feat.lift.items()}
+
+
 def _exits(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
     for a in actions:
         out.append(Move(a, "exit", -1, pc.facing, EXIT_COST))
@@ -180,5 +200,5 @@ def _exits(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
 
 _READ: dict[str, Callable[[Any, Any, Sequence[Action], list[Move]], None]] = {
     "move": _steps, "turn": _turns, "open": _doors, "close": _doors, "climb": _climbs, "jump": _jumps,
-    "exit": _exits,
+    "ride": _rides, "exit": _exits,
 }

@@ -7,6 +7,8 @@ from engine.rules.decisions import (
     BeginMarineTurn,
     BeginStealerActions,
     CommandDecision,
+    DeployDecision,
+    FaceDecision,
     Frame,
     LurkDecision,
     SetupDecision,
@@ -36,6 +38,8 @@ class Phases:
         if k.setup_order:
             seq += [SetupDecision(i, M if i % 2 == 0 else G) for i in range(len(k.setup_order))]
             seq.append(SetupDone())
+        for mid in self.game.deploy_areas:  # each Marine listed in a deployment area: its square, then facing
+            seq += [DeployDecision(mid), FaceDecision(mid, M)]
         if gs.starting.blips:
             seq.append(LurkDecision(gs.starting.blips, tuple(gs.starting.entry_areas), "limited"))
         seq.append(BeginMarineTurn())
@@ -52,6 +56,23 @@ class Phases:
 
     def answer_setup(self, frame: SetupDecision, a: Action) -> None:
         self.k.setup_placed[self.game.board.parse_sq(a.args[0])] = frame.index
+
+    def deploy_options(self, frame: DeployDecision) -> list[Action]:
+        """The free squares of the Marine's deployment area, his present one first (keeping it is one choice)."""
+        k = self.k
+        pc = k.p.get(frame.marine)
+        if pc is None or pc.sq < 0:
+            return []
+        b = self.game.board
+        squares = [pc.sq, *(t for t in self.game.deploy_areas[pc.id] if t != pc.sq and k.free_square(t))]
+        return [act("deploy", pc.id, b.name(t)) for t in squares]
+
+    def answer_deploy(self, frame: DeployDecision, a: Action) -> None:
+        k = self.k
+        pc = k.p[a.args[0]]
+        t = self.game.board.parse_sq(a.args[1])
+        if t != pc.sq:
+            k.move(pc, t)
 
     def run_begin_marines(self, frame: BeginMarineTurn) -> None:
         k = self.k

@@ -106,6 +106,8 @@ class Sight:
         feat = self.k.feat
         if not g.pf_ladders and feat.ladder.get(ms) == t:
             return True  # [4e] the two ends of a ladder are adjacent, whatever the facing
+        if ms in feat.lift and any(u == t for _level, u in feat.lift[ms]):
+            return True  # a turbo-lift's entrances likewise (docs/RULES.md, 15)
         if ms not in feat._views:
             return False
         k = self.k
@@ -132,7 +134,7 @@ class Sight:
         plane = b.plane
         lvl = ms // plane
         feat = self.k.feat
-        holes = ms in feat._views or (not g.pf_ladders and ms in feat.ladder)
+        holes = ms in feat._views or (not g.pf_ladders and ms in feat.ladder) or ms in feat.lift
         line_clear = self.line_clear
         sees = self.sees
 

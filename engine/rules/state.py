@@ -102,6 +102,7 @@ class GameState:
         }
         self._options: dict[type[Frame], Callable[[Any], list[Action]]] = {
             dc.SetupDecision: phases.setup_options, dc.CommandDecision: phases.command_options,
+            dc.DeployDecision: phases.deploy_options,
             dc.ChainDecision: fire.chain_options, dc.LurkDecision: blips.lurk_options,
             dc.AlphaDecision: blips.alpha_options, dc.PutDecision: blips.put_options,
             dc.FaceDecision: blips.face_options, dc.TurnToFaceDecision: assault.turn_to_face_options,
@@ -113,6 +114,7 @@ class GameState:
         }
         self._answer: dict[type[Frame], Callable[[Any, Action], None]] = {
             dc.SetupDecision: phases.answer_setup, dc.CommandDecision: phases.answer_command,
+            dc.DeployDecision: phases.answer_deploy,
             dc.ChainDecision: fire.answer_chain, dc.LurkDecision: blips.answer_lurk,
             dc.AlphaDecision: blips.answer_alpha, dc.PutDecision: blips.answer_put,
             dc.FaceDecision: blips.answer_face, dc.TurnToFaceDecision: assault.answer_turn_to_face,

@@ -44,6 +44,7 @@ def build_mission(
     rubble: Sequence[tuple[int, int]] = (),
     chutes: Sequence[tuple[int, int]] = (),
     objectives: Sequence[tuple[str, int, int]] = (),
+    lifts: Sequence[Sequence[tuple[str, int, int]]] = (),
     victory: Sequence[Mapping[str, Any]] | None = None,
     options: Mapping[str, Any] | None = None,
     ruleset: str = "4e",
@@ -83,6 +84,8 @@ def build_mission(
                      "bottom": {"level": "lower", "x": x, "y": y}} for i, (x, y) in enumerate(ladders)],
         "rubble": [{"level": "upper", "x": x, "y": y} for x, y in rubble],
         "chutes": [{"id": f"C{i}", "level": "upper", "x": x, "y": y} for i, (x, y) in enumerate(chutes)],
+        **({"lifts": [{"id": f"T{i}", "entrances": [{"level": lv, "x": x, "y": y} for lv, x, y in stops]}
+                       for i, stops in enumerate(lifts)]} if lifts else {}),
         "marines": {"squad": squad, "psi_points": 20},
         "genestealers": {"pool": {"1": 9, "2": 4, "3": 9}, "starting": {"blips": 0, "entry_areas": []},
                          "reinforcements": [], "model_cap": 22, "alpha": False},

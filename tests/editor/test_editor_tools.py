@@ -157,6 +157,32 @@ def test_ladder_two_clicks_across_levels(window) -> None:  # type: ignore[no-unt
     assert w.doc.undo_stack.count() == 1
 
 
+def test_turbo_lift_two_clicks_then_shift_click_adds_a_level(window) -> None:  # type: ignore[no-untyped-def]
+    w = window
+    click(w, "Turbo-lift", "upper", 14, 9)
+    assert w.doc.mission.lifts == []  # one entrance is no lift yet
+    click(w, "Turbo-lift", "lower", 14, 9)
+    lift = w.doc.mission.lifts[-1]
+    assert [(e.level, e.x, e.y) for e in lift.entrances] == [("upper", 14, 9), ("lower", 14, 9)]
+    click(w, "Turbo-lift", "lower", 13, 9, mods=Qt.KeyboardModifier.ShiftModifier)
+    assert len(w.doc.mission.lifts[-1].entrances) == 2  # a lift stops once per level
+    assert features_at(w.doc.mission, "lower", 14, 9, "lifts")
+    click(w, "Turbo-lift", "lower", 14, 9, button=R)
+    assert w.doc.mission.lifts == []
+    assert w.doc.undo_stack.count() == 2
+
+
+def test_deployment_area_grows_by_clicks_and_shrinks_by_right_clicks(window) -> None:  # type: ignore[no-untyped-def]
+    w = window
+    click(w, "Deployment area", "upper", 14, 9)
+    click(w, "Deployment area", "upper", 13, 9)
+    assert [a.squares for a in w.doc.mission.deployment_areas] == [[(14, 9), (13, 9)]]
+    click(w, "Deployment area", "upper", 12, 9, mods=Qt.KeyboardModifier.ShiftModifier)
+    assert len(w.doc.mission.deployment_areas) == 2
+    click(w, "Deployment area", "upper", 14, 9, button=R)
+    assert w.doc.mission.deployment_areas[0].squares == [(13, 9)]
+
+
 def test_zone_tool_toggles_a_section(window) -> None:  # type: ignore[no-untyped-def]
     w = window
     zones = list(w.doc.mission.random_setup.zones)

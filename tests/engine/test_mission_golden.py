@@ -39,7 +39,7 @@ def test_every_placement_rule_has_a_golden_case() -> None:
 
     rules = set(
         re.findall(
-            r'"((?:PIT|HOLE|LADDER|DOOR|ON|OUT|REF|DEPLOY|SQUAD|ENTRY|EXIT|REINF|POOL|RANDOM|REACH|'
+            r'"((?:PIT|HOLE|LADDER|LIFT|AREA|TORPEDO|DOOR|ON|OUT|REF|DEPLOY|SQUAD|ENTRY|EXIT|REINF|POOL|RANDOM|REACH|'
             r'SECTION|GRID|LEVEL|VICTORY)-[A-Z-]+|ON-FLOOR)"',
             source,
         )

@@ -32,8 +32,9 @@ def check_invariants(s: GameState) -> None:
         assert pc.sq not in s.barriers
     for pc in s.p.values():
         assert pc.ap >= 0, f"{pc.id} has {pc.ap} AP"
-        if pc.sq < 0:
-            assert pc.kind != "marine" and pc.entry, f"{pc.id} off the board but not lurking"
+        if pc.sq < 0:  # lurking at an entry area, or (a Marine) aboard a boarding torpedo
+            assert pc.entry, f"{pc.id} off the board but not lurking"
+            assert (pc.kind == "marine") == (pc.entry in b.ramps), f"{pc.id} off the board at {pc.entry}"
     assert s.cp >= 0 and s.psi >= 0
     # blips conserved: every counter is in the pile, the used pile, or in play
     pool = sum(s.game.mission.genestealers.pool.values())
