@@ -134,9 +134,10 @@ class GenestealerPlayer(GenestealerSetup):
         s = pc.sq
         free = st.free_square
         tab = st.game.move_table(pc.id)
-        # The board's steps from s, in direction order (a diagonal squeezed between two walls is not among them).
-        cands = [(v, (0, d), tab[d * 6]) for t, d in sit.gt.mt.step_dirs[s] if (v := dm[t] + MOVE_TIE) < limit
-                 and free(t)]
+        # The rules' steps from s (Game.steps: direction, square, AP), in direction order; whether one may be taken
+        # now is the rules' answer, asked of the best first (`_blip_step`).
+        cands = [(v, (0, d), tab[d * 6]) for d, t, _ap in st.game.steps(s, pc.facing, "blip")
+                 if (v := dm[t] + MOVE_TIE) < limit and free(t)]
         door_state = st.door_state
         for i, (did, t) in enumerate(sit.gt.mt.blip_doors[s]):
             if dm[t] + DOOR_TIE < limit and door_state[did] == "closed":
