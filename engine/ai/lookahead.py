@@ -1,0 +1,186 @@
+"""Look-ahead players (`search-marines`, `search-genestealers`): flat Monte Carlo over the heuristic's plays.
+
+At the first decision of each of its turns the player picks how to play that turn: one of a few *plays*, each
+the heuristic player with a handful of weights pushed one way (the Marines: as tuned, dash, hold back on
+overwatch, stand and fire; the Genestealers: as tuned, charge now, wait and gather, go round the side). Each
+play is tried in the same `games` look-ahead games (common random numbers: the comparison between plays is
+paired), drawn from what the player cannot see (`Observation.sample`: other dice, and for the Marines other
+blip values); in each, the play runs the rest of this turn and the opponent's next turn against the heuristic
+opponent, and the position reached is scored (`evaluate`). The play with the best mean score plays the turn,
+the reactions in the opponent's turn included. Why this design: docs/ai.md, "Look-ahead players".
+
+The player reads only its side's observation; every look-ahead game's hidden parts and dice come from seeds
+drawn from the policy RNG the simulator hands in, so a game replays from its seed. Policy parameters: `games`
+(the budget: look-ahead games per play and turn; 0 plays the heuristic) and every weight of the heuristic
+player of its side (the base the plays start from).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.ai.base import Policy, register
+from engine.ai.genestealers import GenestealerPlayer
+from engine.ai.marines import MarinePlayer
+from engine.ai.situation import Situation, observe
+from engine.ai.weights import GenestealerWeights, MarineWeights, defaults
+from engine.rules.actions import Action
+from engine.rules.observation import Observation
+
+DEFAULT_GAMES = 4
+BUDGET = "games"  # the budget knob's name: search-marines:games=8
+
+# The plays a turn chooses among: weight overrides on the player's own weights (the first plays them as given).
+MARINE_PLAYS: dict[str, dict[str, float]] = {
+    "as-tuned": {},
+    "dash": {"dash_below": 99.0, "cp_reserve": 0.0},  # playbook #10: every AP and CP on the way
+    "hold": {"dash_below": 0.0, "caution": 1.0},  # #1: overwatch on the threat, let them come
+    "fire": {"aggression": 1.0},  # #6: stand and fire now rather than keep the AP of overwatch
+}
+GENESTEALER_PLAYS: dict[str, dict[str, float]] = {
+    "as-tuned": {},
+    "charge": {"aggression": 1.0, "shot_tolerance": 4.0, "group": 1.0},  # #4, #8: strike now
+    "gather": {"aggression": 0.0, "shot_tolerance": 0.0, "group": 6.0},  # #1, #9: wait out of sight, mass up
+    "outflank": {"flank": 3.0, "caution": 1.0},  # #2: round the side, out of the arcs
+}
+
+# The score of a position, in squares of the Marines' way to their goal (evaluate).
+WIN = 1000.0  # a finished game
+MARINE = 20.0  # a Marine alive (or out)
+STEALER = 2.0  # a Genestealer killed
+CARRIED = 40.0  # the objective in a Marine's hands
+FAR = 60  # a goal distance past this (or unreachable) counts as this
+# A look-ahead game stops here at the latest: a turn and a half of the longest sample is far below it.
+MAX_LOOKAHEAD_ACTIONS = 3000
+
+_PHASE = {"marines": "marines", "genestealers": "stealers"}  # the side's action phase, as the rules name it
+_OTHER = {"marines": "genestealers", "genestealers": "marines"}
+
+
+def evaluate(state: Any) -> float:
+    """How well the Marines stand in `state` (a look-ahead game: the player's own sample), higher is better.
+
+    A finished game is +-WIN (a draw 0); otherwise MARINE per Marine alive or out, STEALER per Genestealer
+    killed, less the Marines' walking cost to their goal (the nearest Marines that must escape, the objective
+    then the exit with CARRIED for holding it, the section to burn), each distance capped at FAR.
+    """
+    if state.is_terminal():
+        winner = state.result().winner
+        return WIN if winner == "marines" else -WIN if winner == "genestealers" else 0.0
+    obs: Observation = state.observation("marines")
+    sit = Situation(obs, [])
+    score = MARINE * (len(sit.marines) + len(obs.escaped))
+    score += STEALER * sum(1 for d in obs.deaths if d.kind != "marine")
+    dist = sit.marine_goal_map()
+    if dist is None or not sit.marines:
+        return score
+    away = sorted(min(dist[pc.sq], FAR) if pc.sq >= 0 else FAR for pc in sit.marines)
+    goal = sit.goal
+    if goal.kind == "escape":
+        need = max(0, goal.escapes - len(obs.escaped))
+        return score - sum(away[:need])
+    if goal.kind == "carry" and sit.marine_goal_map_is_exit():
+        carrier = [min(dist[pc.sq], FAR) for pc in sit.marines if pc.carry == goal.objective and pc.sq >= 0]
+        return score + CARRIED - (carrier[0] if carrier else FAR)
+    return score - away[0]
+
+
+class LookaheadPlayer:
+    """The look-ahead player of one side (see the module's docstring)."""
+
+    def __init__(self, side: str, params: Mapping[str, float]) -> None:
+        self.side = side
+        self.params = dict(params)
+        self.name = f"search-{side}"
+        self.games = max(0, int(self.params.get(BUDGET, DEFAULT_GAMES)))
+        base = {k: v for k, v in self.params.items() if k != BUDGET}
+        plays = MARINE_PLAYS if side == "marines" else GENESTEALER_PLAYS
+        self.plays: list[Policy] = [self._heuristic({**base, **extra}) for extra in plays.values()]
+        self.play_names = list(plays)
+        # The opponent in the look-ahead games: the heuristic player with its default weights.
+        self.opponent: Policy = (
+            GenestealerPlayer({}) if side == "marines" else MarinePlayer({})
+        )
+        self._phase = _PHASE[side]
+        self._planned: tuple[int, int] | None = None  # (id of the observation, turn) the current play was chosen for
+        self._play = 0
+
+    def _heuristic(self, params: dict[str, float]) -> Policy:
+        return MarinePlayer(params) if self.side == "marines" else GenestealerPlayer(params)
+
+    def start_game(self, state: Any) -> None:
+        """A new game: forget the play chosen in the last one."""
+        self._planned = None
+        self._play = 0
+
+    def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
+        """The current play's choice; at the first decision of each of the side's turns, choose the play."""
+        obs = observe(state, self.side)
+        if obs.phase == self._phase:
+            key = (id(obs), obs.turn)
+            if key != self._planned:
+                self._planned = key
+                self._play = self._choose_play(obs, rng)
+        action: Action = self.plays[self._play].choose(obs, actions, rng)
+        return action
+
+    def _choose_play(self, obs: Observation, rng: random.Random) -> int:
+        """The index of the play with the best mean score over `games` look-ahead games (ties: the first)."""
+        if self.games <= 0 or len(self.plays) < 2:
+            return 0
+        seeds = [rng.getrandbits(62) for _ in range(self.games)]
+        sign = 1.0 if self.side == "marines" else -1.0
+        totals = [0.0] * len(self.plays)
+        for seed in seeds:
+            for i, play in enumerate(self.plays):
+                totals[i] += sign * self._look_ahead(obs, seed, play)
+        best = 0
+        for i in range(1, len(totals)):
+            if totals[i] > totals[best]:
+                best = i
+        return best
+
+    def _look_ahead(self, obs: Observation, seed: int, play: Policy) -> float:
+        """Play `play` for this side in the sampled game `seed` until this side's next turn; its score."""
+        world = obs.sample(seed)
+        turn = world.turn
+        movers = {self.side: play, _OTHER[self.side]: self.opponent}
+        rng = random.Random(seed)
+        n = 0
+        while not world.is_terminal() and n < MAX_LOOKAHEAD_ACTIONS:
+            if world.turn > turn and world.phase == self._phase:
+                break
+            mover = movers[str(world.current_player())]
+            world.apply(mover.choose(world, world.legal_view(), rng))
+            n += 1
+        return evaluate(world)
+
+
+def search_marines(params: dict[str, float]) -> LookaheadPlayer:
+    """Factory for the registry."""
+    return LookaheadPlayer("marines", params)
+
+
+def search_genestealers(params: dict[str, float]) -> LookaheadPlayer:
+    """Factory for the registry."""
+    return LookaheadPlayer("genestealers", params)
+
+
+register(
+    "search-marines",
+    search_marines,
+    side="marines",
+    defaults={BUDGET: float(DEFAULT_GAMES), **defaults(MarineWeights)},
+    description="look-ahead: each turn, the heuristic's play (as tuned, dash, hold, fire) that scores best "
+    "in sampled games to the end of the Genestealers' next turn",
+)
+register(
+    "search-genestealers",
+    search_genestealers,
+    side="genestealers",
+    defaults={BUDGET: float(DEFAULT_GAMES), **defaults(GenestealerWeights)},
+    description="look-ahead: each turn, the heuristic's play (as tuned, charge, gather, outflank) that scores "
+    "best in sampled games to the end of the Marines' next turn",
+)
