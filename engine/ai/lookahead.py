@@ -38,12 +38,16 @@ MARINE_PLAYS: dict[str, dict[str, float]] = {
     "dash": {"dash_below": 99.0, "cp_reserve": 0.0},  # playbook #10: every AP and CP on the way
     "hold": {"dash_below": 0.0, "caution": 1.0},  # #1: overwatch on the threat, let them come
     "fire": {"aggression": 1.0},  # #6: stand and fire now rather than keep the AP of overwatch
+    "press": {"gap": 4.0, "carrier_gap": 3.0, "escort_exit": 2.0, "keep_cp_within": 1.0},  # the squad strings out
 }
 GENESTEALER_PLAYS: dict[str, dict[str, float]] = {
     "as-tuned": {},
-    "charge": {"aggression": 1.0, "shot_tolerance": 4.0, "group": 1.0},  # #4, #8: strike now
-    "gather": {"aggression": 0.0, "shot_tolerance": 0.0, "group": 6.0},  # #1, #9: wait out of sight, mass up
-    "outflank": {"flank": 3.0, "caution": 1.0},  # #2: round the side, out of the arcs
+    # #4, #8: every Genestealer strikes now, blips convert early
+    "charge": {"aggression": 1.0, "shot_tolerance": 4.0, "group": 1.0, "urgent_within": 99.0, "reveal_range": 12.0},
+    # #1, #9: wait out of sight and mass up, blips stay blips
+    "gather": {"aggression": 0.0, "shot_tolerance": 0.0, "group": 6.0, "standoff": 6.0, "reveal_range": 3.0},
+    # #3: mass far ahead on the Marines' route, against the Marines about to win
+    "ambush": {"ambush": 1.0, "ambush_ahead": 10.0, "lead_target": 8.0, "flank": 2.0},
 }
 
 # The score of a position, in squares of the Marines' way to their goal (evaluate).
@@ -104,53 +108,47 @@ class LookaheadPlayer:
             GenestealerPlayer({}) if side == "marines" else MarinePlayer({})
         )
         self._phase = _PHASE[side]
-        self._planned: tuple[int, int] | None = None  # (id of the observation, turn) the current play was chosen for
-        self._play = 0
+        self.looked = 0  # look-ahead games played so far (what the budget buys)
 
     def _heuristic(self, params: dict[str, float]) -> Policy:
         return MarinePlayer(params) if self.side == "marines" else GenestealerPlayer(params)
 
     def start_game(self, state: Any) -> None:
-        """A new game: forget the play chosen in the last one."""
-        self._planned = None
-        self._play = 0
+        """A new game: nothing to forget (every decision is worked out afresh)."""
 
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
-        """The current play's choice; at the first decision of each of the side's turns, choose the play."""
+        """The plays' choices; where they differ, the one that scores best in the look-ahead games."""
         obs = observe(state, self.side)
-        if obs.phase == self._phase:
-            key = (id(obs), obs.turn)
-            if key != self._planned:
-                self._planned = key
-                self._play = self._choose_play(obs, rng)
-        action: Action = self.plays[self._play].choose(obs, actions, rng)
-        return action
-
-    def _choose_play(self, obs: Observation, rng: random.Random) -> int:
-        """The index of the play with the best mean score over `games` look-ahead games (ties: the first)."""
-        if self.games <= 0 or len(self.plays) < 2:
-            return 0
+        picks: list[tuple[Action, int]] = []
+        for i, play in enumerate(self.plays):
+            a: Action = play.choose(obs, actions, rng)
+            if all(a != b for b, _ in picks):
+                picks.append((a, i))
+        if len(picks) < 2 or self.games <= 0:
+            return picks[0][0]
         seeds = [rng.getrandbits(62) for _ in range(self.games)]
         sign = 1.0 if self.side == "marines" else -1.0
-        totals = [0.0] * len(self.plays)
+        totals = [0.0] * len(picks)
         for seed in seeds:
-            for i, play in enumerate(self.plays):
-                totals[i] += sign * self._look_ahead(obs, seed, play)
+            for j, (a, i) in enumerate(picks):
+                totals[j] += sign * self._look_ahead(obs, seed, a, self.plays[i])
         best = 0
-        for i in range(1, len(totals)):
-            if totals[i] > totals[best]:
-                best = i
-        return best
+        for j in range(1, len(totals)):
+            if totals[j] > totals[best]:
+                best = j
+        return picks[best][0]
 
-    def _look_ahead(self, obs: Observation, seed: int, play: Policy) -> float:
-        """Play `play` for this side in the sampled game `seed` until this side's next turn; its score."""
+    def _look_ahead(self, obs: Observation, seed: int, first: Action, play: Policy) -> float:
+        """In the sampled game `seed`: `first`, then `play` for this side until its next turn begins; the score."""
+        self.looked += 1
         world = obs.sample(seed)
-        turn = world.turn
+        start = (world.turn, world.phase)
+        world.apply(first)
         movers = {self.side: play, _OTHER[self.side]: self.opponent}
         rng = random.Random(seed)
         n = 0
         while not world.is_terminal() and n < MAX_LOOKAHEAD_ACTIONS:
-            if world.turn > turn and world.phase == self._phase:
+            if world.phase == self._phase and (world.turn, world.phase) != start:
                 break
             mover = movers[str(world.current_player())]
             world.apply(mover.choose(world, world.legal_view(), rng))
