@@ -1,15 +1,18 @@
 """Win rate against budget of the look-ahead players: `python -m benchmarks.search_curve`.
 
-For each sample mission and side, plays the heuristic player of that side against the heuristic opponent, then
+For each sample mission and side, plays the heuristic player of that side against the heuristic opponent, and
 the look-ahead player (`search-marines` / `search-genestealers`) at each budget (`games`: look-ahead games per
-candidate and decision) against the same opponent, on the same game seeds (one batch seed: game i of every
-batch starts from the same seed), and prints the side's win rate with its Wilson 95% interval, the paired
-difference to the heuristic player (engine.stats.intervals.paired_diff, by game) and the CPU seconds per game
-(the batch's worker processes, user + system). With one budget and `--games 500` it is the strength check of
-docs/ai.md ("Look-ahead players").
+candidate at a decision where the heuristic's plays disagree) against the same opponent, on the same game seeds
+(game i of the batch seed `--seed`, as a batch deals them: engine.sim.spec.game_seed), and prints the side's win
+rate with its Wilson 95% interval, the difference to the heuristic player paired by game
+(engine.stats.intervals.paired_diff) and the CPU seconds per game of this process (`time.process_time`, one
+core, whatever else the machine runs). Games are played in rounds of `--chunk` per point, each round printed
+and written (`--json`) as it ends, so a run stopped early (Ctrl-C) keeps every finished round: the figures of
+docs/ai.md ("Look-ahead players") name the games each point holds. `--missions`/`--sides` split a long run over
+several processes.
 
     python -m benchmarks.search_curve --missions pitfall --budgets 1 2 4 8 --games 40
-    python -m benchmarks.search_curve --budgets 4 --games 500 --json out.json
+    python -m benchmarks.search_curve --missions pitfall --budgets 4 --games 500 --json out.json
 """
 
 from __future__ import annotations
@@ -17,15 +20,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from engine.ai.base import SIDES
+from engine.ai.base import SIDES, make_policy
+from engine.mission import load_mission
 from engine.resources import sample_mission
-from engine.sim.batch import run_batch
-from engine.sim.spec import BatchSpec
+from engine.rules.game import Game
+from engine.sim.play import play_game
+from engine.sim.spec import game_seed
 from engine.stats.intervals import paired_diff, wilson
 
 MISSIONS = ("pitfall", "recover_the_relic", "the_long_drop", "tutorial")
@@ -39,56 +45,42 @@ class Point:
     mission: str
     side: str
     budget: int | None
-    games: int
-    win_rate: float
-    low: float
-    high: float
-    diff: float  # win rate minus the heuristic player's, paired by game
-    diff_low: float
-    diff_high: float
-    cpu_per_game: float
+    wins: list[bool] = field(default_factory=list)  # the side's win in game i
+    cpu: float = 0.0  # CPU seconds of all its games
+
+    def policy(self) -> tuple[str, dict[str, float]]:
+        if self.budget is None:
+            return f"heuristic-{self.side}", {}
+        return f"search-{self.side}", {"games": float(self.budget)}
+
+    def summary(self, base: Point) -> dict[str, Any]:
+        n = len(self.wins)
+        lo, hi = wilson(sum(self.wins), n)
+        m = min(n, len(base.wins))
+        d = paired_diff(self.wins[:m], base.wins[:m])
+        return {"mission": self.mission, "side": self.side, "budget": self.budget, "games": n,
+                "win_rate": sum(self.wins) / max(1, n), "low": lo, "high": hi, "paired_games": m,
+                "diff": d[0], "diff_low": d[1], "diff_high": d[2], "cpu_per_game": self.cpu / max(1, n)}
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def play_round(p: Point, game: Game, seed: int, start: int, stop: int) -> None:
+    """Games start..stop-1 of batch seed `seed` for point p."""
+    name, params = p.policy()
+    other = SIDES[1] if p.side == SIDES[0] else SIDES[0]
+    policies = {p.side: make_policy(name, params), other: make_policy(f"heuristic-{other}")}
+    t = time.process_time()
+    for i in range(start, stop):
+        rec = play_game(game, game_seed(seed, i), policies, index=i)
+        p.wins.append(rec.winner == p.side)
+    p.cpu += time.process_time() - t
 
 
-def _wins(mission: str, side: str, policy: str, params: dict[str, float], games: int, seed: int,
-          workers: int) -> tuple[list[bool], float]:
-    """The side's win in each game (by index) of the batch, and the CPU seconds per game its workers spent."""
-    other = SIDES[1] if side == SIDES[0] else SIDES[0]
-    spec = BatchSpec(games=games, seed=seed, mission=str(sample_mission(mission)),
-                     policies={side: policy, other: f"heuristic-{other}"}, params={side: params} if params else {})
-    before = _children_cpu()
-    result = run_batch(spec, workers=workers)
-    cpu = _children_cpu() - before
-    by_index = {r.index: r.winner == side for r in result.records}
-    return [by_index[i] for i in sorted(by_index)], cpu / max(1, len(by_index))
-
-
-def curve(mission: str, side: str, budgets: Sequence[int], games: int, seed: int, workers: int) -> list[Point]:
-    """The heuristic player's point, then the look-ahead player's at each budget."""
-    base, base_cpu = _wins(mission, side, f"heuristic-{side}", {}, games, seed, workers)
-    points = []
-    for budget in (None, *budgets):
-        if budget is None:
-            wins, cpu = base, base_cpu
-        else:
-            wins, cpu = _wins(mission, side, f"search-{side}", {"games": float(budget)}, games, seed, workers)
-        n = min(len(wins), len(base))
-        d = paired_diff(wins[:n], base[:n])
-        lo, hi = wilson(sum(wins), len(wins))
-        points.append(Point(mission, side, budget, len(wins), sum(wins) / max(1, len(wins)), lo, hi, *d, cpu))
-    return points
-
-
-def _row(p: Point) -> str:
-    who = "heuristic" if p.budget is None else f"games={p.budget}"
-    diff = "" if p.budget is None else (
-        f"{100 * p.diff:+6.1f} [{100 * p.diff_low:+6.1f}, {100 * p.diff_high:+6.1f}]")
-    return (f"{p.mission:18} {p.side:12} {who:10} {p.games:5} {100 * p.win_rate:6.1f}% "
-            f"[{100 * p.low:5.1f}, {100 * p.high:5.1f}] {diff:26} {p.cpu_per_game:8.3f}")
+def _row(s: dict[str, Any]) -> str:
+    who = "heuristic" if s["budget"] is None else f"games={s['budget']}"
+    diff = "" if s["budget"] is None else (
+        f"{100 * s['diff']:+6.1f} [{100 * s['diff_low']:+6.1f}, {100 * s['diff_high']:+6.1f}]")
+    return (f"{s['mission']:18} {s['side']:12} {who:10} {s['games']:5} {100 * s['win_rate']:6.1f}% "
+            f"[{100 * s['low']:5.1f}, {100 * s['high']:5.1f}] {diff:26} {s['cpu_per_game']:8.3f}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -97,25 +89,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--sides", nargs="+", default=list(SIDES), choices=SIDES)
     ap.add_argument("--budgets", nargs="+", type=int, default=list(BUDGETS), help="look-ahead games (default 1 2 4 8)")
     ap.add_argument("--games", type=int, default=40, help="games per point (default 40)")
+    ap.add_argument("--chunk", type=int, default=25, help="games per point and round (default 25)")
     ap.add_argument("--seed", type=int, default=1, help="batch seed (default 1)")
-    ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
-    ap.add_argument("--json", metavar="FILE", help="also write the points as JSON")
+    ap.add_argument("--json", metavar="FILE", help="also write the points as JSON (after every round)")
     args = ap.parse_args(argv)
-    if args.games < 1 or any(b < 0 for b in args.budgets):
-        ap.error("--games must be at least 1 and budgets at least 0")
-    print(f"{'mission':18} {'side':12} {'player':10} {'games':>5} {'win rate':>7} {'95% CI':14} "
-          f"{'paired diff vs heuristic, pts':26} {'CPU-s/game':>8}")
-    points: list[Point] = []
-    for mission in args.missions:
-        for side in args.sides:
-            for p in curve(mission, side, args.budgets, args.games, args.seed, args.workers):
-                points.append(p)
-                print(_row(p), flush=True)
-    if args.json:
-        tmp = f"{args.json}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump([asdict(p) for p in points], f, indent=1)
-        os.replace(tmp, args.json)
+    if args.games < 1 or args.chunk < 1 or any(b < 0 for b in args.budgets):
+        ap.error("--games and --chunk must be at least 1 and budgets at least 0")
+    games = {m: Game(load_mission(str(sample_mission(m))), {}) for m in args.missions}
+    groups = [[Point(m, side, b) for b in (None, *args.budgets)] for m in args.missions for side in args.sides]
+    for start in range(0, args.games, args.chunk):
+        stop = min(args.games, start + args.chunk)
+        rows: list[dict[str, Any]] = []
+        for group in groups:
+            for p in group:
+                play_round(p, games[p.mission], args.seed, start, stop)
+            rows.extend(p.summary(group[0]) for p in group)
+        print(f"\n{stop} games per point (batch seed {args.seed})")
+        print(f"{'mission':18} {'side':12} {'player':10} {'games':>5} {'win rate':>7} {'95% CI':14} "
+              f"{'paired diff vs heuristic, pts':26} {'CPU-s/game':>8}")
+        for s in rows:
+            print(_row(s), flush=True)
+        if args.json:
+            tmp = f"{args.json}.tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(rows, f, indent=1)
+            os.replace(tmp, args.json)
     return 0
 
 
