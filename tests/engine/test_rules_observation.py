@@ -33,13 +33,17 @@ class _Tripwire(dict[str, int]):
     """The kernel's blip values while a Marine player decides: any read is a leak of hidden information, but
     for the copy a look-ahead game starts from (`Observation.sample`), whose values the rules deal again."""
 
+    def __init__(self, real: dict[str, int]) -> None:
+        super().__init__()  # empty: a read that goes round the methods below finds nothing
+        self._real = real
+
     def _leak(self, *args: object) -> Any:
         raise AssertionError("a Marine player read a blip's hidden value")
 
     def copy(self) -> dict[str, int]:
         if sys._getframe(1).f_code is not Kernel.copy.__code__:
             self._leak()
-        return dict(super().items())
+        return dict(self._real)
 
     __getitem__ = get = items = values = keys = __iter__ = __contains__ = __len__ = _leak
 
