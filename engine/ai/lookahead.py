@@ -1,18 +1,19 @@
 """Look-ahead players (`search-marines`, `search-genestealers`): flat Monte Carlo over the heuristic's plays.
 
-At the first decision of each of its turns the player picks how to play that turn: one of a few *plays*, each
-the heuristic player with a handful of weights pushed one way (the Marines: as tuned, dash, hold back on
-overwatch, stand and fire; the Genestealers: as tuned, charge now, wait and gather, go round the side). Each
-play is tried in the same `games` look-ahead games (common random numbers: the comparison between plays is
-paired), drawn from what the player cannot see (`Observation.sample`: other dice, and for the Marines other
-blip values); in each, the play runs the rest of this turn and the opponent's next turn against the heuristic
-opponent, and the position reached is scored (`evaluate`). The play with the best mean score plays the turn,
-the reactions in the opponent's turn included. Why this design: docs/ai.md, "Look-ahead players".
+A *play* is the heuristic player of the side with a handful of weights pushed one way (the Marines: as tuned,
+dash, hold back on overwatch, stand and fire, press on; the Genestealers: as tuned, charge now, wait and
+gather, ambush ahead). At each decision every play names its action; where they all agree that is the move.
+Where they disagree, each distinct action is tried in the same `games` look-ahead games (common random
+numbers: the comparison is paired), each drawn from what the player cannot see (`Observation.sample`: other
+dice, and for the Marines other blip values): the action, then the play that proposed it for this side and the
+heuristic opponent for the other, until this side's next turn begins; the position reached is scored
+(`evaluate`) and the action with the best mean score is played. Why this design: docs/ai.md, "Look-ahead
+players".
 
 The player reads only its side's observation; every look-ahead game's hidden parts and dice come from seeds
 drawn from the policy RNG the simulator hands in, so a game replays from its seed. Policy parameters: `games`
-(the budget: look-ahead games per play and turn; 0 plays the heuristic) and every weight of the heuristic
-player of its side (the base the plays start from).
+(the budget: look-ahead games per candidate at a decision where the plays disagree; 0 plays the tuned
+heuristic) and every weight of the heuristic player of its side (the base the plays start from).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from engine.rules.observation import Observation
 DEFAULT_GAMES = 4
 BUDGET = "games"  # the budget knob's name: search-marines:games=8
 
-# The plays a turn chooses among: weight overrides on the player's own weights (the first plays them as given).
+# The plays whose choices a decision compares: weight overrides on the player's own weights (the first: none).
 MARINE_PLAYS: dict[str, dict[str, float]] = {
     "as-tuned": {},
     "dash": {"dash_below": 99.0, "cp_reserve": 0.0},  # playbook #10: every AP and CP on the way
@@ -113,9 +114,6 @@ class LookaheadPlayer:
     def _heuristic(self, params: dict[str, float]) -> Policy:
         return MarinePlayer(params) if self.side == "marines" else GenestealerPlayer(params)
 
-    def start_game(self, state: Any) -> None:
-        """A new game: nothing to forget (every decision is worked out afresh)."""
-
     def choose(self, state: Any, actions: Sequence[Action], rng: random.Random) -> Action:
         """The plays' choices; where they differ, the one that scores best in the look-ahead games."""
         obs = observe(state, self.side)
@@ -171,14 +169,14 @@ register(
     search_marines,
     side="marines",
     defaults={BUDGET: float(DEFAULT_GAMES), **defaults(MarineWeights)},
-    description="look-ahead: each turn, the heuristic's play (as tuned, dash, hold, fire) that scores best "
-    "in sampled games to the end of the Genestealers' next turn",
+    description="look-ahead: where the heuristic's plays (as tuned, dash, hold, fire, press) disagree, the move "
+    "that scores best in sampled games to the end of the Genestealers' next turn",
 )
 register(
     "search-genestealers",
     search_genestealers,
     side="genestealers",
     defaults={BUDGET: float(DEFAULT_GAMES), **defaults(GenestealerWeights)},
-    description="look-ahead: each turn, the heuristic's play (as tuned, charge, gather, outflank) that scores "
-    "best in sampled games to the end of the Marines' next turn",
+    description="look-ahead: where the heuristic's plays (as tuned, charge, gather, ambush) disagree, the move "
+    "that scores best in sampled games to the end of the Marines' next turn",
 )
