@@ -89,16 +89,19 @@ def policy_info(name: str) -> PolicyInfo:
 
 
 def resolve_policy(text: str) -> tuple[str, dict[str, float]]:
-    """'NAME' -> (NAME, {}); 'NAME:WEIGHTS.json' -> (NAME, the weights the file holds for the side NAME plays).
+    """'NAME' -> (NAME, {}); 'NAME:WEIGHTS.json' -> (NAME, the weights the file holds for the side NAME plays);
+    'NAME:KEY=V[,KEY=V...]' -> (NAME, those parameters), e.g. 'search-marines:games=8'.
 
     Raises UnknownPolicyError for an unknown name, and ValueError (a WeightsFileError naming the file and the
-    place) for a weights file that cannot be used.
+    place) for a weights file that cannot be used or a parameter the policy does not have.
     """
     name, sep, path = text.partition(":")
     if not sep or name not in policy_names():
         policy_info(text)  # raises for an unknown name; a registered name with a colon in it is kept whole
         return text, {}
     info = policy_info(name)
+    if "=" in path and not path.lower().endswith(".json"):
+        return name, _inline_params(info, path)
     if info.side is None or not info.defaults:
         raise ValueError(f"policy {name!r} takes no weights file")
     from engine.ai.weights import WeightsFileError, load_weights_file
@@ -109,10 +112,31 @@ def resolve_policy(text: str) -> tuple[str, dict[str, float]]:
     return name, dict(sides[info.side])
 
 
+def _inline_params(info: PolicyInfo, text: str) -> dict[str, float]:
+    """The parameters of 'KEY=V,KEY=V' for the policy `info` (an unknown name or a bad number: ValueError)."""
+    params: dict[str, float] = {}
+    for item in text.split(","):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq or not key:
+            raise ValueError(f"policy {info.name!r}: expected KEY=VALUE, got {item!r}")
+        if key not in info.defaults:
+            known = ", ".join(sorted(info.defaults)) or "none"
+            raise ValueError(f"policy {info.name!r} has no parameter {key!r} (parameters: {known})")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"policy {info.name!r}: {key}={value!r} is not a number") from None
+        if number != number or number in (float("inf"), float("-inf")):
+            raise ValueError(f"policy {info.name!r}: {key}={value!r} is not a finite number")
+        params[key] = number
+    return params
+
+
 def make_policy(name: str, params: Mapping[str, float] | None = None) -> Policy:
     """A new policy instance; `params` override the registered defaults (unknown names are an error).
 
-    `name` may carry a weights file, 'heuristic-marines:weights.json': its weights come before `params`.
+    `name` may carry a weights file, 'heuristic-marines:weights.json', or parameters, 'search-marines:games=8':
+    they come before `params`.
     """
     if ":" in name:
         name, from_file = resolve_policy(name)

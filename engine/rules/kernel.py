@@ -457,16 +457,20 @@ class Kernel:
     def redraw_hidden(self, player: Player, rng: random.Random) -> None:
         """Draw again, from rng, what `player` cannot know (a look-ahead copy's determinization): for the Marines
         the values of the blips in play together with the pile (the same values, dealt again), for the Genestealers
-        the pile's order; for both, during the players' Pitfall set-up, the order of the face-down counters."""
+        the pile's order; for both, during the players' Pitfall set-up, the order of the face-down counters.
+        What is dealt is sorted first, so the deal is a function of the seed and of what the player knows only
+        (not of the hidden order it replaces)."""
         if player == M:
             ids = list(self.blip_value)
-            values = [self.blip_value[pid] for pid in ids] + self.pile
+            values = sorted([self.blip_value[pid] for pid in ids] + self.pile)
             rng.shuffle(values)
             self.blip_value.update(zip(ids, values, strict=False))
             self.pile[:] = values[len(ids):]
         else:
+            self.pile.sort()
             rng.shuffle(self.pile)
         if self.setup_order and self.phase == "setup":
+            self.setup_order.sort()
             rng.shuffle(self.setup_order)
 
     # -- notes ----------------------------------------------------------------------------------------------
