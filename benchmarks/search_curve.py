@@ -28,13 +28,13 @@ from typing import Any
 
 from engine.ai.base import SIDES, make_policy
 from engine.mission import load_mission
-from engine.resources import sample_mission
+from engine.resources import sample_mission, sample_missions
 from engine.rules.game import Game
 from engine.sim.play import play_game
 from engine.sim.spec import game_seed
 from engine.stats.intervals import paired_diff, wilson
 
-MISSIONS = ("pitfall", "recover_the_relic", "the_long_drop", "tutorial")
+MISSIONS = tuple(p.stem for p in sample_missions())  # every sample, a new one included
 BUDGETS = (1, 2, 4, 8)
 
 
