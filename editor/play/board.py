@@ -4,6 +4,7 @@ model's choices put on its squares, the log's lines and the mission drawn under 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, QThread, Signal
 from PySide6.QtGui import QMouseEvent, QWheelEvent
@@ -90,7 +91,7 @@ def square_mark(x: int, y: int, cs: list[Choice]) -> SquareMark:
     if attack:
         best = max(attack, key=lambda c: c.kill or 0)
         return SquareMark(x, y, "attack", percent(best.kill) if best.kill is not None else best.label())
-    moves = [c for c in cs if c.verb in ("move", "climb", "jump", "exit", "enter")]
+    moves = [c for c in cs if c.verb in ("move", "climb", "jump", "ride", "exit", "enter")]
     if moves:
         cheapest = min(moves, key=lambda c: c.cost if c.cost is not None else 99)
         return SquareMark(x, y, "move", cheapest.label())
@@ -99,6 +100,22 @@ def square_mark(x: int, y: int, cs: list[Choice]) -> SquareMark:
     if all(c.verb == "turn" for c in cs):
         return SquareMark(x, y, "other", "turn")
     return SquareMark(x, y, "other", cs[0].verb)
+
+
+def on_squares(choices: list[Choice]) -> bool:
+    """A decision answered on the map: each answer placed on a square of its own (a deployment square, a facing, a
+    Genestealer's placement), not several on one (fire or hold, both on the Marine)."""
+    placed = [c.square for c in choices if c.square >= 0]
+    return bool(placed) and len(set(placed)) == len(placed) == len(choices)
+
+
+def where_text(board: Any, pc: Any) -> str:
+    """Where a model of the models' list is: its square, or off the board (aboard a boarding torpedo, lurking)."""
+    if pc.sq >= 0:
+        return str(board.name(pc.sq))
+    if pc.kind == "marine" and pc.entry in board.ramps:
+        return f"aboard torpedo {pc.entry} (enter onto its ramp, 1 AP)"
+    return f"lurking at {pc.entry}" if pc.entry else "off the board"
 
 
 def board_document(session: PlaySession, parent: QWidget) -> MissionDocument:

@@ -26,7 +26,17 @@ from PySide6.QtWidgets import (
 )
 
 from editor.lab.replay_frames import feature_marks, step_marks
-from editor.play.board import SIDE_NAMES, AiWorker, BoardView, board_document, cost_text, event_line, square_mark
+from editor.play.board import (
+    SIDE_NAMES,
+    AiWorker,
+    BoardView,
+    board_document,
+    cost_text,
+    event_line,
+    on_squares,
+    square_mark,
+    where_text,
+)
 from editor.play.decision_dialog import DecisionDialog
 from editor.play.game_files import GameFiles
 from editor.play.marks import ATTACKS, ChoicesItem, SquareMark, view_tokens
@@ -345,7 +355,7 @@ class PlayWindow(GameFiles, QMainWindow):
         self._piece_ids = []
         b = obs.game.board
         for pc in own:
-            where = b.name(pc.sq) if pc.sq >= 0 else (f"lurking at {pc.entry}" if pc.entry else "off the board")
+            where = where_text(b, pc)
             what = "blip" if pc.kind == "blip" else ("marine" if pc.kind == "marine" else "stealer")
             self.pieces.addItem(f"{pc.id}  {what}  {where}  {pc.ap} AP")
             self._piece_ids.append(pc.id)
@@ -365,9 +375,12 @@ class PlayWindow(GameFiles, QMainWindow):
         self.pieces.blockSignals(False)
         self._show_choices()
         pc = self.session.state.piece(pid) if pid else None
-        if pc is not None and pc.sq >= 0:
+        if pc is not None:
             b = self.session.game.board
-            self.show_level(b.level_ids[b.lxy(pc.sq)[0]])
+            # (one aboard a torpedo or lurking: the level of the square it would come in on)
+            sq = pc.sq if pc.sq >= 0 else b.ramps.get(pc.entry, b.entries.get(pc.entry, -1))
+            if sq >= 0:
+                self.show_level(b.level_ids[b.lxy(sq)[0]])
 
     def _show_choices(self) -> None:
         s = self.session
@@ -400,6 +413,15 @@ class PlayWindow(GameFiles, QMainWindow):
                 if b.level_ids[li] == lv:
                     marks.append(SquareMark(x, y, "piece"))
             item.set_marks(marks)
+        self._name_levels({lv: len(cs) for lv, cs in per_level.items()})
+
+    def _name_levels(self, marked: dict[str, int]) -> None:
+        """The level list says which levels hold marked squares (a ride's or a climb's far end is on another level
+        than the model)."""
+        for i in range(self.level_box.count()):
+            lv = self.doc.level(str(self.level_box.itemData(i)))
+            n = marked.get(lv.id, 0)
+            self.level_box.setItemText(i, f"{lv.name or lv.id}" + (f"   ◆ {n} marked" if n else ""))
 
     def _log_new(self) -> None:
         log = self.session.state.log
@@ -438,13 +460,16 @@ class PlayWindow(GameFiles, QMainWindow):
     def click_square(self, x: int, y: int) -> None:
         """A click on the map: a marked square plays its action (a list when several); an own model selects it."""
         s = self.session
-        if not s.human_to_move() or self.curtain_up() or s.state.decision() is not None:
+        if not s.human_to_move() or self.curtain_up():
             return
         level = str(self.level_box.currentData())
         lv = self.doc.level(level)
         if not (0 <= x < lv.width and 0 <= y < lv.height):
             return
         sq = s.game.board.sq_of(level, x, y)
+        if s.state.decision() is not None:
+            self._answer_on(sq)
+            return
         here = [c for c in self.choices if c.square == sq]
         if len(here) == 1 and here[0].verb != "turn":
             self.choose(here[0])
@@ -514,7 +539,29 @@ class PlayWindow(GameFiles, QMainWindow):
         dialog = DecisionDialog(f"{SIDE_NAMES[self.viewer]}: {type(d).__name__}", about, choices, self)
         dialog.picked.connect(self._decided)
         self.decision_dialog = dialog
-        dialog.open()
+        if on_squares(choices):
+            # A placement (a deployment square, a facing, where a Genestealer goes): the map stays live so a click
+            # on a marked square answers; the dialog sits beside the board.
+            placed = next(c.square for c in choices if c.square >= 0)
+            b = s.game.board
+            self.show_level(b.level_ids[b.lxy(placed)[0]])
+            dialog.setModal(False)
+            dialog.show()
+            corner = self.mapToGlobal(self.rect().topRight())
+            dialog.move(corner.x() - dialog.width() - 24, corner.y() + 60)
+        else:
+            dialog.open()
+
+    def _answer_on(self, sq: int) -> None:
+        """A click during a decision: the one answer placed on that square, if there is one."""
+        dialog = self.decision_dialog
+        if dialog is None or not dialog.isVisible() or dialog.isModal():
+            return
+        rows = [i for i, c in enumerate(dialog.choices) if c.square == sq]
+        if len(rows) == 1:
+            dialog.pick(rows[0])
+        elif rows:
+            dialog.answers.setCurrentRow(rows[0])
 
     def _mark_answers(self, choices: list[Choice]) -> None:
         """The squares a decision's answers name (where to place a Genestealer, which entry to lurk at, who
@@ -524,7 +571,9 @@ class PlayWindow(GameFiles, QMainWindow):
         for i, c in enumerate(choices, 1):
             if c.square >= 0:
                 li, x, y = b.lxy(c.square)
-                numbers.setdefault(b.level_ids[li], {}).setdefault((x, y), []).append(str(i))
+                # (a facing is marked on the square it looks at, with its letter)
+                name = c.action.args[1] if c.verb == "face" and len(c.action.args) > 1 else str(i)
+                numbers.setdefault(b.level_ids[li], {}).setdefault((x, y), []).append(name)
         for lv, item in self._choice_items.items():
             here = numbers.get(lv, {})
             item.set_marks([SquareMark(x, y, "other", ",".join(ns) if len(ns) < 4 else f"{ns[0]}–{ns[-1]}")
