@@ -86,7 +86,9 @@ def event_line(ev: Event) -> str:
     return line
 
 
-def square_mark(x: int, y: int, cs: list[Choice]) -> SquareMark:
+def square_mark(x: int, y: int, cs: list[Choice], pc: object = None) -> SquareMark:
+    """The mark of a square the selected model's actions point at (`pc`: the model, whose AP a move's cost
+    exceeds when he pays the rest in command points)."""
     attack = [c for c in cs if c.verb in ATTACKS]
     if attack:
         best = max(attack, key=lambda c: c.kill or 0)
@@ -94,6 +96,8 @@ def square_mark(x: int, y: int, cs: list[Choice]) -> SquareMark:
     moves = [c for c in cs if c.verb in ("move", "climb", "jump", "ride", "exit", "enter")]
     if moves:
         cheapest = min(moves, key=lambda c: c.cost if c.cost is not None else 99)
+        if pc is not None and cheapest.cost is not None and "CP" in (text := cost_text(cheapest.cost, pc)):
+            return SquareMark(x, y, "reach_cp", text)
         return SquareMark(x, y, "move", cheapest.label())
     if any(c.verb in ("open", "close") for c in cs):
         return SquareMark(x, y, "door", cs[0].label())
@@ -114,7 +118,7 @@ def where_text(board: Any, pc: Any) -> str:
     if pc.sq >= 0:
         return str(board.name(pc.sq))
     if pc.kind == "marine" and pc.entry in board.ramps:
-        return f"aboard torpedo {pc.entry} (enter onto its ramp, 1 AP)"
+        return f"aboard torpedo {pc.entry}"
     return f"lurking at {pc.entry}" if pc.entry else "off the board"
 
 

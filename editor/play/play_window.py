@@ -76,6 +76,7 @@ class PlayWindow(GameFiles, QMainWindow):
         self._choice_items: dict[str, ChoicesItem] = {}
         self._features_of: object = None
         self._feature_marks: dict[str, list[object]] = {}
+        self._marked_levels: dict[str, int] = {}  # level -> squares the selected model's actions mark there
 
         self.level_box = QComboBox()
         for lv in sorted(self.doc.mission.levels, key=lambda lv: lv.depth):
@@ -110,6 +111,9 @@ class PlayWindow(GameFiles, QMainWindow):
         top = QHBoxLayout()
         top.addWidget(QLabel("Level"))
         top.addWidget(self.level_box, 1)
+        self.elsewhere = QLabel()  # the other levels holding marked squares (a ride's, a climb's far end)
+        self.elsewhere.setStyleSheet("color: #2e7d32; font-weight: bold;")
+        top.addWidget(self.elsewhere)
         ll.addLayout(top)
         ll.addWidget(self.view, 1)
         right = QWidget()
@@ -312,6 +316,7 @@ class PlayWindow(GameFiles, QMainWindow):
         if level is not None:
             self.view.setScene(self._scene(str(level)))
             self.view.fit()
+            self._name_elsewhere()
 
     def show_level(self, level: str) -> None:
         i = self.level_box.findData(level)
@@ -402,7 +407,7 @@ class PlayWindow(GameFiles, QMainWindow):
             marks: list[SquareMark] = []
             here = per_level.get(lv, {})
             for (x, y), cs in here.items():
-                marks.append(square_mark(x, y, cs))
+                marks.append(square_mark(x, y, cs, sel))
             for sq, route in self.routes.items():
                 li, x, y = b.lxy(sq)
                 if b.level_ids[li] == lv and (x, y) not in here:
@@ -418,10 +423,18 @@ class PlayWindow(GameFiles, QMainWindow):
     def _name_levels(self, marked: dict[str, int]) -> None:
         """The level list says which levels hold marked squares (a ride's or a climb's far end is on another level
         than the model)."""
+        self._marked_levels = marked
         for i in range(self.level_box.count()):
             lv = self.doc.level(str(self.level_box.itemData(i)))
             n = marked.get(lv.id, 0)
             self.level_box.setItemText(i, f"{lv.name or lv.id}" + (f"   ◆ {n} marked" if n else ""))
+        self._name_elsewhere()
+
+    def _name_elsewhere(self) -> None:
+        here = self.level_box.currentData()
+        others = [lv.name or lv.id for lv in sorted(self.doc.mission.levels, key=lambda lv: lv.depth)
+                  if lv.id != here and lv.id in self._marked_levels]
+        self.elsewhere.setText(f"Also marked: {', '.join(others)}" if others else "")
 
     def _log_new(self) -> None:
         log = self.session.state.log
@@ -547,8 +560,8 @@ class PlayWindow(GameFiles, QMainWindow):
             self.show_level(b.level_ids[b.lxy(placed)[0]])
             dialog.setModal(False)
             dialog.show()
-            corner = self.mapToGlobal(self.rect().topRight())
-            dialog.move(corner.x() - dialog.width() - 24, corner.y() + 60)
+            corner = self.mapToGlobal(self.rect().bottomRight())  # over the log, clear of the models' list
+            dialog.move(corner.x() - dialog.width() - 24, corner.y() - dialog.height() - 24)
         else:
             dialog.open()
 
@@ -574,10 +587,16 @@ class PlayWindow(GameFiles, QMainWindow):
                 # (a facing is marked on the square it looks at, with its letter)
                 name = c.action.args[1] if c.verb == "face" and len(c.action.args) > 1 else str(i)
                 numbers.setdefault(b.level_ids[li], {}).setdefault((x, y), []).append(name)
+        # The model the decision is about (the Marine being set up, the one to face) framed as a selected one.
+        d = self.session.state.decision()
+        about = self.session.state.piece(str(getattr(d, "marine", None) or getattr(d, "piece", None) or ""))
         for lv, item in self._choice_items.items():
             here = numbers.get(lv, {})
-            item.set_marks([SquareMark(x, y, "other", ",".join(ns) if len(ns) < 4 else f"{ns[0]}–{ns[-1]}")
-                            for (x, y), ns in here.items()])
+            marks = [SquareMark(x, y, "other", ",".join(ns) if len(ns) < 4 else f"{ns[0]}–{ns[-1]}")
+                     for (x, y), ns in here.items()]
+            if about is not None and about.sq >= 0 and b.level_ids[b.lxy(about.sq)[0]] == lv:
+                marks.insert(0, SquareMark(*b.lxy(about.sq)[1:], "piece"))  # under its answer's number
+            item.set_marks(marks)
 
     def _decided(self, choice: Choice) -> None:
         self.decision_dialog = None

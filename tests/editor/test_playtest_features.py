@@ -67,15 +67,16 @@ def _by_map(qtbot: Any, win: PlayWindow, action: Any, seen: dict[str, int]) -> N
         pc = s.state.k.p[pid]
         if action.verb == "enter":
             assert pc.sq < 0 and "aboard torpedo" in win.pieces.item(row).text()  # listed, not on the map
-            target = b.ramps[pc.entry]
-            cost = "1 AP"
+            target, cost = b.ramps[pc.entry], 1
         else:
-            target = dict(s.state.feat.lift[pc.sq])[action.args[1]]
-            cost = "2 AP"
+            target, cost = dict(s.state.feat.lift[pc.sq])[action.args[1]], 2
         level, x, y = b.lxy(target)
-        assert _marks(win, b.level_ids[level])[(x, y)] == ("move", cost)
+        # Its AP, or the AP he has left and the rest in command points
+        mark = ("move", f"{cost} AP") if pc.ap >= cost else ("reach_cp", f"{pc.ap}+{cost - pc.ap}CP")
+        assert _marks(win, b.level_ids[level])[(x, y)] == mark
         if action.verb == "ride":  # the far entrance is on another level: the level list says where
             assert "marked" in win.level_box.itemText(win.level_box.findData(b.level_ids[level]))
+            assert win.doc.level(b.level_ids[level]).name in win.elsewhere.text()  # seen from the model's level
     before = len(s.plies)
     _click(qtbot, win, target)
     assert s.actions()[before] == text
