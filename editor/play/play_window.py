@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -560,10 +560,21 @@ class PlayWindow(GameFiles, QMainWindow):
             self.show_level(b.level_ids[b.lxy(placed)[0]])
             dialog.setModal(False)
             dialog.show()
-            corner = self.mapToGlobal(self.rect().bottomRight())  # over the log, clear of the models' list
-            dialog.move(corner.x() - dialog.width() - 24, corner.y() - dialog.height() - 24)
+            self._place_dialog()
         else:
             dialog.open()
+
+    def _place_dialog(self) -> None:
+        """A placement's dialog over the log, clear of the map, the models' list and the buttons."""
+        dialog = self.decision_dialog
+        if dialog is not None and dialog.isVisible() and not dialog.isModal():
+            dialog.resize(dialog.width(), max(200, min(dialog.height(), self.log.height())))
+            corner = self.log.mapToGlobal(self.log.rect().bottomRight())
+            dialog.move(corner.x() - dialog.width(), corner.y() - dialog.height())
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._place_dialog()  # a placement asked before the window was first shown
 
     def _answer_on(self, sq: int) -> None:
         """A click during a decision: the one answer placed on that square, if there is one."""
@@ -595,7 +606,7 @@ class PlayWindow(GameFiles, QMainWindow):
             marks = [SquareMark(x, y, "other", ",".join(ns) if len(ns) < 4 else f"{ns[0]}–{ns[-1]}")
                      for (x, y), ns in here.items()]
             if about is not None and about.sq >= 0 and b.level_ids[b.lxy(about.sq)[0]] == lv:
-                marks.insert(0, SquareMark(*b.lxy(about.sq)[1:], "piece"))  # under its answer's number
+                marks.append(SquareMark(*b.lxy(about.sq)[1:], "piece"))  # framed over its answer's number
             item.set_marks(marks)
 
     def _decided(self, choice: Choice) -> None:

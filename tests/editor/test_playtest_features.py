@@ -36,7 +36,7 @@ def _ready(win: PlayWindow) -> bool:
 
 
 def _marks(win: PlayWindow, level: str) -> dict[tuple[int, int], tuple[str, str]]:
-    return {(m.x, m.y): (m.kind, m.label) for m in win._choice_items[level].marks}
+    return {(m.x, m.y): (m.kind, m.label) for m in win._choice_items[level].marks if m.kind != "piece"}
 
 
 def _click(qtbot: Any, win: PlayWindow, sq: int) -> None:
