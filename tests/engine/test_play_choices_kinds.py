@@ -72,3 +72,21 @@ def test_set_up_squares_facings_and_the_torpedos_ramp_are_placed() -> None:
                     seen.add("enter")
         session.apply(policy.choose(st, st.legal_view(), rng)) if session.human_to_move() else session.play_ai()
     assert {"deploy", "face", "enter"} <= seen
+
+
+def test_a_genestealer_or_blip_on_a_lift_entrance_is_offered_the_ride_at_2_ap() -> None:
+    path = str(sample_mission("the_shaft"))
+    session = PlaySession(read_document(path), {"genestealers": HUMAN}, SEED, mission_path=path)
+    policy, rng = make_policy("heuristic-genestealers"), policy_rng(SEED, "genestealers")
+    rides = 0
+    while not session.is_over() and not rides:
+        st = session.state
+        if session.human_to_move() and st.decision() is None:
+            for pc in [p for p in st.k.p.values() if p.kind != "marine" and p.sq in st.feat.lift]:
+                stops = dict(st.feat.lift[pc.sq])
+                for c in piece_choices(st, pc.id):
+                    if c.verb == "ride":
+                        assert c.square == stops[c.action.args[1]] and c.cost == 2
+                        rides += 1
+        session.apply(policy.choose(st, st.legal_view(), rng)) if session.human_to_move() else session.play_ai()
+    assert rides
