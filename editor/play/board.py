@@ -4,6 +4,7 @@ model's choices put on its squares, the log's lines and the mission drawn under 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import Qt, QThread, Signal
 from PySide6.QtGui import QMouseEvent, QWheelEvent
@@ -85,20 +86,40 @@ def event_line(ev: Event) -> str:
     return line
 
 
-def square_mark(x: int, y: int, cs: list[Choice]) -> SquareMark:
+def square_mark(x: int, y: int, cs: list[Choice], pc: object = None) -> SquareMark:
+    """The mark of a square the selected model's actions point at (`pc`: the model, whose AP a move's cost
+    exceeds when he pays the rest in command points)."""
     attack = [c for c in cs if c.verb in ATTACKS]
     if attack:
         best = max(attack, key=lambda c: c.kill or 0)
         return SquareMark(x, y, "attack", percent(best.kill) if best.kill is not None else best.label())
-    moves = [c for c in cs if c.verb in ("move", "climb", "jump", "exit", "enter")]
+    moves = [c for c in cs if c.verb in ("move", "climb", "jump", "ride", "exit", "enter")]
     if moves:
         cheapest = min(moves, key=lambda c: c.cost if c.cost is not None else 99)
+        if pc is not None and cheapest.cost is not None and "CP" in (text := cost_text(cheapest.cost, pc)):
+            return SquareMark(x, y, "reach_cp", text)
         return SquareMark(x, y, "move", cheapest.label())
     if any(c.verb in ("open", "close") for c in cs):
         return SquareMark(x, y, "door", cs[0].label())
     if all(c.verb == "turn" for c in cs):
         return SquareMark(x, y, "other", "turn")
     return SquareMark(x, y, "other", cs[0].verb)
+
+
+def on_squares(choices: list[Choice]) -> bool:
+    """A decision answered on the map: each answer placed on a square of its own (a deployment square, a facing, a
+    Genestealer's placement), not several on one (fire or hold, both on the Marine)."""
+    placed = [c.square for c in choices if c.square >= 0]
+    return bool(placed) and len(set(placed)) == len(placed) == len(choices)
+
+
+def where_text(board: Any, pc: Any) -> str:
+    """Where a model of the models' list is: its square, or off the board (aboard a boarding torpedo, lurking)."""
+    if pc.sq >= 0:
+        return str(board.name(pc.sq))
+    if pc.kind == "marine" and pc.entry in board.ramps:
+        return f"aboard torpedo {pc.entry}"
+    return f"lurking at {pc.entry}" if pc.entry else "off the board"
 
 
 def board_document(session: PlaySession, parent: QWidget) -> MissionDocument:

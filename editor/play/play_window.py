@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeyEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -26,7 +26,17 @@ from PySide6.QtWidgets import (
 )
 
 from editor.lab.replay_frames import feature_marks, step_marks
-from editor.play.board import SIDE_NAMES, AiWorker, BoardView, board_document, cost_text, event_line, square_mark
+from editor.play.board import (
+    SIDE_NAMES,
+    AiWorker,
+    BoardView,
+    board_document,
+    cost_text,
+    event_line,
+    on_squares,
+    square_mark,
+    where_text,
+)
 from editor.play.decision_dialog import DecisionDialog
 from editor.play.game_files import GameFiles
 from editor.play.marks import ATTACKS, ChoicesItem, SquareMark, view_tokens
@@ -66,6 +76,7 @@ class PlayWindow(GameFiles, QMainWindow):
         self._choice_items: dict[str, ChoicesItem] = {}
         self._features_of: object = None
         self._feature_marks: dict[str, list[object]] = {}
+        self._marked_levels: dict[str, int] = {}  # level -> squares the selected model's actions mark there
 
         self.level_box = QComboBox()
         for lv in sorted(self.doc.mission.levels, key=lambda lv: lv.depth):
@@ -100,6 +111,9 @@ class PlayWindow(GameFiles, QMainWindow):
         top = QHBoxLayout()
         top.addWidget(QLabel("Level"))
         top.addWidget(self.level_box, 1)
+        self.elsewhere = QLabel()  # the other levels holding marked squares (a ride's, a climb's far end)
+        self.elsewhere.setStyleSheet("color: #2e7d32; font-weight: bold;")
+        top.addWidget(self.elsewhere)
         ll.addLayout(top)
         ll.addWidget(self.view, 1)
         right = QWidget()
@@ -302,6 +316,7 @@ class PlayWindow(GameFiles, QMainWindow):
         if level is not None:
             self.view.setScene(self._scene(str(level)))
             self.view.fit()
+            self._name_elsewhere()
 
     def show_level(self, level: str) -> None:
         i = self.level_box.findData(level)
@@ -345,7 +360,7 @@ class PlayWindow(GameFiles, QMainWindow):
         self._piece_ids = []
         b = obs.game.board
         for pc in own:
-            where = b.name(pc.sq) if pc.sq >= 0 else (f"lurking at {pc.entry}" if pc.entry else "off the board")
+            where = where_text(b, pc)
             what = "blip" if pc.kind == "blip" else ("marine" if pc.kind == "marine" else "stealer")
             self.pieces.addItem(f"{pc.id}  {what}  {where}  {pc.ap} AP")
             self._piece_ids.append(pc.id)
@@ -365,9 +380,12 @@ class PlayWindow(GameFiles, QMainWindow):
         self.pieces.blockSignals(False)
         self._show_choices()
         pc = self.session.state.piece(pid) if pid else None
-        if pc is not None and pc.sq >= 0:
+        if pc is not None:
             b = self.session.game.board
-            self.show_level(b.level_ids[b.lxy(pc.sq)[0]])
+            # (one aboard a torpedo or lurking: the level of the square it would come in on)
+            sq = pc.sq if pc.sq >= 0 else b.ramps.get(pc.entry, b.entries.get(pc.entry, -1))
+            if sq >= 0:
+                self.show_level(b.level_ids[b.lxy(sq)[0]])
 
     def _show_choices(self) -> None:
         s = self.session
@@ -389,7 +407,7 @@ class PlayWindow(GameFiles, QMainWindow):
             marks: list[SquareMark] = []
             here = per_level.get(lv, {})
             for (x, y), cs in here.items():
-                marks.append(square_mark(x, y, cs))
+                marks.append(square_mark(x, y, cs, sel))
             for sq, route in self.routes.items():
                 li, x, y = b.lxy(sq)
                 if b.level_ids[li] == lv and (x, y) not in here:
@@ -400,6 +418,23 @@ class PlayWindow(GameFiles, QMainWindow):
                 if b.level_ids[li] == lv:
                     marks.append(SquareMark(x, y, "piece"))
             item.set_marks(marks)
+        self._name_levels({lv: len(cs) for lv, cs in per_level.items()})
+
+    def _name_levels(self, marked: dict[str, int]) -> None:
+        """The level list says which levels hold marked squares (a ride's or a climb's far end is on another level
+        than the model)."""
+        self._marked_levels = marked
+        for i in range(self.level_box.count()):
+            lv = self.doc.level(str(self.level_box.itemData(i)))
+            n = marked.get(lv.id, 0)
+            self.level_box.setItemText(i, f"{lv.name or lv.id}" + (f"   ◆ {n} marked" if n else ""))
+        self._name_elsewhere()
+
+    def _name_elsewhere(self) -> None:
+        here = self.level_box.currentData()
+        others = [lv.name or lv.id for lv in sorted(self.doc.mission.levels, key=lambda lv: lv.depth)
+                  if lv.id != here and lv.id in self._marked_levels]
+        self.elsewhere.setText(f"Also marked: {', '.join(others)}" if others else "")
 
     def _log_new(self) -> None:
         log = self.session.state.log
@@ -438,13 +473,16 @@ class PlayWindow(GameFiles, QMainWindow):
     def click_square(self, x: int, y: int) -> None:
         """A click on the map: a marked square plays its action (a list when several); an own model selects it."""
         s = self.session
-        if not s.human_to_move() or self.curtain_up() or s.state.decision() is not None:
+        if not s.human_to_move() or self.curtain_up():
             return
         level = str(self.level_box.currentData())
         lv = self.doc.level(level)
         if not (0 <= x < lv.width and 0 <= y < lv.height):
             return
         sq = s.game.board.sq_of(level, x, y)
+        if s.state.decision() is not None:
+            self._answer_on(sq)
+            return
         here = [c for c in self.choices if c.square == sq]
         if len(here) == 1 and here[0].verb != "turn":
             self.choose(here[0])
@@ -514,7 +552,40 @@ class PlayWindow(GameFiles, QMainWindow):
         dialog = DecisionDialog(f"{SIDE_NAMES[self.viewer]}: {type(d).__name__}", about, choices, self)
         dialog.picked.connect(self._decided)
         self.decision_dialog = dialog
-        dialog.open()
+        if on_squares(choices):
+            # A placement (a deployment square, a facing, where a Genestealer goes): the map stays live so a click
+            # on a marked square answers; the dialog sits beside the board.
+            placed = next(c.square for c in choices if c.square >= 0)
+            b = s.game.board
+            self.show_level(b.level_ids[b.lxy(placed)[0]])
+            dialog.setModal(False)
+            dialog.show()
+            self._place_dialog()
+        else:
+            dialog.open()
+
+    def _place_dialog(self) -> None:
+        """A placement's dialog over the log, clear of the map, the models' list and the buttons."""
+        dialog = self.decision_dialog
+        if dialog is not None and dialog.isVisible() and not dialog.isModal():
+            dialog.resize(dialog.width(), max(200, min(dialog.height(), self.log.height())))
+            corner = self.log.mapToGlobal(self.log.rect().bottomRight())
+            dialog.move(corner.x() - dialog.width(), corner.y() - dialog.height())
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._place_dialog()  # a placement asked before the window was first shown
+
+    def _answer_on(self, sq: int) -> None:
+        """A click during a decision: the one answer placed on that square, if there is one."""
+        dialog = self.decision_dialog
+        if dialog is None or not dialog.isVisible() or dialog.isModal():
+            return
+        rows = [i for i, c in enumerate(dialog.choices) if c.square == sq]
+        if len(rows) == 1:
+            dialog.pick(rows[0])
+        elif rows:
+            dialog.answers.setCurrentRow(rows[0])
 
     def _mark_answers(self, choices: list[Choice]) -> None:
         """The squares a decision's answers name (where to place a Genestealer, which entry to lurk at, who
@@ -524,11 +595,19 @@ class PlayWindow(GameFiles, QMainWindow):
         for i, c in enumerate(choices, 1):
             if c.square >= 0:
                 li, x, y = b.lxy(c.square)
-                numbers.setdefault(b.level_ids[li], {}).setdefault((x, y), []).append(str(i))
+                # (a facing is marked on the square it looks at, with its letter)
+                name = c.action.args[1] if c.verb == "face" and len(c.action.args) > 1 else str(i)
+                numbers.setdefault(b.level_ids[li], {}).setdefault((x, y), []).append(name)
+        # The model the decision is about (the Marine being set up, the one to face) framed as a selected one.
+        d = self.session.state.decision()
+        about = self.session.state.piece(str(getattr(d, "marine", None) or getattr(d, "piece", None) or ""))
         for lv, item in self._choice_items.items():
             here = numbers.get(lv, {})
-            item.set_marks([SquareMark(x, y, "other", ",".join(ns) if len(ns) < 4 else f"{ns[0]}–{ns[-1]}")
-                            for (x, y), ns in here.items()])
+            marks = [SquareMark(x, y, "other", ",".join(ns) if len(ns) < 4 else f"{ns[0]}–{ns[-1]}")
+                     for (x, y), ns in here.items()]
+            if about is not None and about.sq >= 0 and b.level_ids[b.lxy(about.sq)[0]] == lv:
+                marks.append(SquareMark(*b.lxy(about.sq)[1:], "piece"))  # framed over its answer's number
+            item.set_marks(marks)
 
     def _decided(self, choice: Choice) -> None:
         self.decision_dialog = None

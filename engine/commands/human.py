@@ -32,7 +32,9 @@ class UndoAsked(Exception):
     """The person typed `undo`: take back their last decision (PlaySession.undo)."""
 
 
-def _square(obs: Observation, sq: int, entry: str) -> str:
+def _square(obs: Observation, sq: int, entry: str, kind: str = "") -> str:
+    if sq < 0 and kind == "marine" and entry in obs.game.board.ramps:
+        return f"aboard torpedo {entry}"  # off the board until he comes out onto its ramp (`enter ID`)
     return obs.game.board.name(sq) if sq >= 0 else f"lurking at {entry}" if entry else "off the board"
 
 
@@ -46,7 +48,7 @@ def view_lines(obs: Observation) -> list[str]:
     lines = [f"-- turn {obs.turn}, {obs.phase} phase; command points {obs.cp}; {side} to decide --"]
     for pc in obs.p.values():
         own = (pc.kind == "marine") == (side == "marines")
-        where = _square(obs, pc.sq, pc.entry)
+        where = _square(obs, pc.sq, pc.entry, pc.kind)
         if pc.kind == "blip":
             # (the value only for the Genestealers: Observation.blip_value refuses the Marines)
             what = f"blip ({obs.blip_value(pc.id)})" if side == "genestealers" else "blip"

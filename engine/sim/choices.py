@@ -13,12 +13,14 @@ from fractions import Fraction
 from typing import Any
 
 from engine.rules.actions import Action
+from engine.rules.board import FACE_INDEX, FACE_VEC
 from engine.rules.kernel import RELOAD_COST, STAND_COST
 from engine.rules.moves import (
     ASSAULT_COST,
     FLAME_COST,
     GUARD_COST,
     OVERWATCH_COST,
+    RIDE_COST,
     SHOT_COST,
     UNJAM_COST,
     piece_moves,
@@ -98,8 +100,8 @@ def _order(state: GameState, pc: Any, a: Action) -> Choice:
         from engine.rules.chances import assault_chance
 
         return Choice(a, verb, pc.id, state.k.p[target].sq, ASSAULT_COST, assault_chance(state, pc.id, target))
-    if verb == "enter":
-        return Choice(a, verb, pc.id, b.entries.get(pc.entry, -1), 1)
+    if verb == "enter":  # a blip from its entry area, a Marine out of a boarding torpedo onto its ramp
+        return Choice(a, verb, pc.id, b.entries.get(pc.entry, b.ramps.get(pc.entry, -1)), 1)
     if verb == "psi" and len(args) > 1:
         return Choice(a, verb, pc.id, _square_of(state, args[-1]), 0)
     return Choice(a, verb, pc.id, -1, _ORDER_COST.get(verb))
@@ -130,6 +132,13 @@ def decision_choices(state: GameState) -> list[Choice]:
             sq = entries.get(args[0], -1)
         elif a.verb in ("put", "setup"):
             sq = _square_of(state, args[0])
+        elif a.verb == "deploy" and len(args) > 1:
+            sq = _square_of(state, args[1])
+        elif a.verb == "face" and pid is not None and len(args) > 1:
+            sq = _faced(state, int(state.k.p[pid].sq), args[1])
+        elif a.verb == "ride" and pid is not None and len(args) > 1:
+            # A ride as a reaction: the lift's entrance on the level named, as in the action phase
+            sq = dict(state.feat.lift.get(state.k.p[pid].sq, ())).get(args[1], -1)
         elif a.verb in ("retreat", "scuttle", "shove", "flame") and len(args) > 1:
             sq = _square_of(state, args[1])
         elif pid is not None:
@@ -145,8 +154,21 @@ def decision_choices(state: GameState) -> list[Choice]:
                 from engine.rules.chances import shot_chance
 
                 kill = shot_chance(state, pid, target, overwatch=True).kill
-        out.append(Choice(a, a.verb, pid, sq, None, kill))
+        cost = RIDE_COST if a.verb == "ride" else None
+        out.append(Choice(a, a.verb, pid, sq, cost, kill))
     return out
+
+
+def _faced(state: GameState, sq: int, face: str) -> int:
+    """The square a facing looks at: the neighbour that way on the piece's level (its own square at the edge), so
+    a facing is picked by clicking the square the model is to face."""
+    b = state.game.board
+    if sq < 0 or face not in FACE_INDEX:
+        return sq
+    li, x, y = b.lxy(sq)
+    dx, dy = FACE_VEC[FACE_INDEX[face]]
+    there = b.sq_or_none(li, x + dx, y + dy)
+    return sq if there is None else int(there)
 
 
 @dataclass(frozen=True)
