@@ -121,6 +121,7 @@ class Kind:
     dump: Callable[[Any], Json]
     move_end: Callable[[Any, int, Square], Any]  # a copy with end number `end` put on a square
     joins: bool = False  # a model moves between its ends (a ladder, a lift): reachability joins them
+    prefix: str = ""  # a new item's id is this and a number (an editor tool's, a Tiled object's without a name)
 
     def name_of(self, obj: Any) -> str:
         """'door D3', 'bulkhead BH1', 'pitfall A', 'rubble' for messages."""
@@ -130,9 +131,9 @@ class Kind:
 
 
 def _flat(key: str, label: str, model: type, ident: str | None, legend: str | Callable[[Any], str],
-          tiled: str | CannotExpress, derelict: str | CannotExpress) -> Kind:
+          tiled: str | CannotExpress, derelict: str | CannotExpress, prefix: str = "") -> Kind:
     return Kind(key, label, model, ident, _one, legend if callable(legend) else _named(legend),
-                tiled, derelict, _flat_load(model), _flat_dump, _flat_move)
+                tiled, derelict, _flat_load(model), _flat_dump, _flat_move, prefix=prefix)
 
 
 def _named(name: str) -> Callable[[Any], str]:
@@ -145,15 +146,15 @@ def _no_derelict(what: str) -> CannotExpress:
 
 KINDS: tuple[Kind, ...] = (
     _flat("doors", "door", Door, "id", _door_legend, "door", "door"),
-    _flat("entry_areas", "entry area", EntryArea, "id", "Entry area", "entry_area", "lurk"),
-    _flat("exits", "exit", Exit, "id", "Exit", "exit", _no_derelict("exits")),
-    _flat("objectives", "objective", Objective, "id", "Objective", "objective", "objective"),
+    _flat("entry_areas", "entry area", EntryArea, "id", "Entry area", "entry_area", "lurk", "E"),
+    _flat("exits", "exit", Exit, "id", "Exit", "exit", _no_derelict("exits"), "X"),
+    _flat("objectives", "objective", Objective, "id", "Objective", "objective", "objective", "O"),
     _flat("pitfalls", "pitfall", Pitfall, "letter", "Pitfall", "pitfall", _no_derelict("pitfalls")),
     Kind("ladders", "ladder", Ladder, "id", lambda o: (("top", o.top), ("bottom", o.bottom)), lambda _o: "Ladder",
          "ladder", _no_derelict("ladders"), lambda d: Ladder(d["id"], _sq(d["top"]), _sq(d["bottom"])),
          lambda o: {"id": o.id, "top": _sqd(o.top), "bottom": _sqd(o.bottom)}, _ladder_move, joins=True),
     _flat("rubble", "rubble", Rubble, None, "Rubble", "rubble", _no_derelict("rubble counters")),
-    _flat("chutes", "chute", Chute, "id", "Disposal chute", "chute", _no_derelict("disposal chutes")),
+    _flat("chutes", "chute", Chute, "id", "Disposal chute", "chute", _no_derelict("disposal chutes"), "C"),
     Kind("lifts", "turbo-lift", Lift, "id", lambda o: tuple(("", e) for e in o.entrances),
          lambda _o: "Turbo-lift entrance", "lift", _no_derelict("turbo-lifts"), _lift_load, _lift_dump, _lift_move,
          joins=True),
@@ -161,7 +162,7 @@ KINDS: tuple[Kind, ...] = (
          lambda o: tuple(("", Square(o.level, x, y)) for x, y in o.squares), lambda _o: "Deployment area",
          "deployment_area", _no_derelict("deployment areas"), _area_load, _area_dump, _area_move),
     _flat("torpedoes", "boarding torpedo", Torpedo, "id", "Boarding torpedo", "torpedo",
-          _no_derelict("boarding torpedoes")),
+          _no_derelict("boarding torpedoes"), "BT"),
     Kind("squad", "deployment", Marine, "id", _one, lambda _o: "Deployment", "marine", "marine",
          _flat_load(Marine), _flat_dump, _flat_move),
 )
