@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from engine.mission.kinds import KINDS, Kind
+from engine.mission.kinds import KINDS, Kind, properties
 
 TILED_VERSION = "1.8"
 FORMAT_TAG = "hulkforge-mission/1"
@@ -31,7 +29,7 @@ def layer_of(kind: Kind) -> str:
 def object_fields(kind: Kind) -> tuple[str, ...]:
     """The custom properties of a kind written from its declaration: its model's fields but the ident (the
     object's name) and the square (the object's place)."""
-    return tuple(f.name for f in dataclasses.fields(kind.model) if f.name not in (kind.ident, "level", "x", "y"))
+    return properties(kind)
 
 
 # Layers of kinds added since, in the registry's order: written only on a map whose mission holds one (a map

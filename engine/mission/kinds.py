@@ -10,7 +10,7 @@ instead of being dropped without a word.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from engine.mission.model import (
@@ -176,6 +176,12 @@ def items(m: Mission, kind: Kind | str) -> list[Any]:
         return m.marines.squad
     held: list[Any] = getattr(m, key)
     return held
+
+
+def properties(kind: Kind) -> tuple[str, ...]:
+    """A one-square kind's properties: its model's fields but the ident and the square (level, x, y). The Tiled
+    object's custom properties and the editor's fields of a simple kind are these."""
+    return tuple(f.name for f in fields(kind.model) if f.name not in (kind.ident, "level", "x", "y"))
 
 
 def path_of(kind: Kind, i: int) -> str:
