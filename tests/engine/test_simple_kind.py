@@ -3,6 +3,7 @@ nor the print: a kind declared only in a test goes through both from its declara
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -12,7 +13,8 @@ from engine.export import svg_counters, tiled
 from engine.export.colours import DEFAULT
 from engine.export.tiled_features import Features, LevelLayers, TiledObject
 from engine.export.tiled_read import Reader, TiledImportError
-from engine.mission.kinds import CannotExpress, _flat
+from engine.mission.kinds import KINDS, CannotExpress, Kind, _flat
+from engine.resources import load_schema
 
 
 @dataclass
@@ -74,3 +76,16 @@ def test_a_simple_kind_is_printed_in_its_legend_colour_with_its_id() -> None:
     text = "".join(cv.elements)
     assert f'fill="{dict(DEFAULT.LEGEND)["Exit"]}"' in text
     assert "B7" in text and "B8" not in text
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=lambda k: k.key)
+def test_the_schema_holds_each_kind_as_its_model_does(kind: Kind) -> None:
+    """The schema's item of a kind has exactly its model's fields, those without a default required: a field
+    added to the model and not to the schema (or the other way) fails here, not in a designer's file."""
+    root = load_schema("mission.schema.json")
+    lists = root["properties"]["marines"]["properties"] if kind.key == "squad" else root["properties"]
+    item = lists[kind.key]["items"]
+    fields = dataclasses.fields(kind.model)
+    assert sorted(item["properties"]) == sorted(f.name for f in fields)
+    required = [f.name for f in fields if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    assert sorted(item["required"]) == sorted(required)
