@@ -5,6 +5,14 @@ Every layer that handles features keeps one table keyed by these kinds' keys (pl
 feature loading, the print symbols, the Tiled writer and reader, the editor's tools); `tests/engine/
 test_feature_kinds.py` holds each table to this list, so a kind added here and forgotten there fails a test
 instead of being dropped without a word.
+
+A simple kind (one square, a few properties, no rules verb) is added in 6 files: its dataclass and Mission list
+in engine/mission/model.py; its `_flat(...)` line here; its list in schemas/mission.schema.json; where a game
+holds it in engine/rules/features.py (HELD, with the rules that give it a meaning); its legend line in
+engine/export/colours.py; its tool's row in editor/tools/kind_table.py. Also engine/mission/placement.py for a
+placement rule of its own, and a line each in README.md and editor/README.md. The Tiled writer and reader, the
+print symbol, the editor's tool, icon, map drawing and fields follow from the declaration; docs/feature-kinds.md
+says what a kind on several squares or with a rules verb takes besides (the turbo-lift: 34 files today).
 """
 
 from __future__ import annotations
