@@ -104,7 +104,7 @@ class Features:
     def _generic(self, kind: Kind) -> list[Json]:
         """A one-square kind written from its declaration (tiled._generic): the ident from the object's name (else
         the kind's prefix and the object id), each other field from the custom property of its name, else the
-        model's default; a missing 'side' is the map edge nearest the square."""
+        model's default; a missing or blank 'side' is the map edge nearest the square."""
         defaults = {f.name: f.default for f in dataclasses.fields(kind.model)
                     if f.default is not dataclasses.MISSING}
         out: list[Json] = []
@@ -112,7 +112,7 @@ class Features:
             entry: Json = {kind.ident: o.name or f"{kind.prefix}{o.oid}"} if kind.ident else {}
             entry.update({"level": lv.id, "x": o.x, "y": o.y})
             for name in N.object_fields(kind):
-                if name in o.props:
+                if o.props.get(name, "") != "":  # (Tiled writes a property left blank as "")
                     entry[name] = o.props[name]
                 elif name == "side":
                     entry[name] = self._side(lv, o)

@@ -129,7 +129,7 @@ class Kind:
     dump: Callable[[Any], Json]
     move_end: Callable[[Any, int, Square], Any]  # a copy with end number `end` put on a square
     joins: bool = False  # a model moves between its ends (a ladder, a lift): reachability joins them
-    prefix: str = ""  # a new item's id is this and a number (an editor tool's, a Tiled object's without a name)
+    prefix: str = ""  # a new item's id is this and a number (a simple kind's editor tool; a Tiled object with no name)
 
     def name_of(self, obj: Any) -> str:
         """'door D3', 'bulkhead BH1', 'pitfall A', 'rubble' for messages."""

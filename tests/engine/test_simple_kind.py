@@ -46,11 +46,11 @@ def test_a_simple_kind_is_written_to_tiled_from_its_declaration() -> None:
 
 def test_a_simple_kind_is_read_from_tiled_from_its_declaration() -> None:
     named = TiledObject(3, "B7", "beacon", 2, 1, 0.0, {"side": "N", "strength": "high"}, "$.o[0]")
-    bare = TiledObject(4, "", "beacon", 3, 2, 0.0, {}, "$.o[1]")
+    bare = TiledObject(4, "", "beacon", 3, 2, 0.0, {"side": ""}, "$.o[1]")
     read = _features(named, bare)._generic(BEACONS)
     assert read == [
         {"id": "B7", "level": "up", "x": 2, "y": 1, "side": "N", "strength": "high"},
-        # no name: the kind's prefix and the object id; no side: the nearest edge; no strength: the model's default
+        # no name: the kind's prefix and the object id; a blank side: the nearest edge; no strength: the model's default
         {"id": "BC4", "level": "up", "x": 3, "y": 2, "side": "E", "strength": "low"},
     ]
 
