@@ -34,14 +34,9 @@ from engine.mission.model import Mission, Square
 ID_PATTERN = "[A-Za-z0-9_-]{1,32}"
 LETTER_PATTERN = "[A-Z]{1,2}"
 MAX_NAME = 80
-# The fields a designer edits per kind, in order; the square (level, x, y) comes after them. A kind not named
-# here is a simple one (one square): its ident, then its model's other fields (engine.mission.kinds.properties).
+# The fields a designer edits per kind, in order; the squares (level, x, y) come after them. A kind not named
+# here shows its ident, then its other fields but its squares (engine.mission.kinds.properties).
 _OWN_FIELDS: dict[str, tuple[str, ...]] = {
-    "doors": ("id", "kind", "state"),
-    "objectives": ("id", "name", "kind"),
-    "ladders": ("id",),
-    "lifts": ("id",),
-    "deployment_areas": ("id",),
     "squad": ("id", "name", "rank", "ranged", "melee", "storm_shield", "facing"),
 }
 FIELDS: dict[str, tuple[str, ...]] = {

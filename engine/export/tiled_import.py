@@ -70,13 +70,11 @@ _MAP_PROPS = frozenset({"format", *N.META_KEYS, "ruleset", "psi_points", *N.JSON
 _GROUP_PROPS = frozenset({"depth", "level_name", "sections"})
 _TILE_PROPS = frozenset({"char", "wall"})
 _OBJECT_PROPS = {
-    **{N.layer_of(k): set(N.object_fields(k)) for k in KINDS},  # a kind written from its declaration
+    **{N.layer_of(k): set(N.object_fields(k)) for k in KINDS},  # (as tiled._generic writes them)
     N.DOORS: {"state", "kind"},
     N.OBJECTIVES: {"title", "kind"},
     N.LADDERS: {"end", "partner"},
     N.DEPLOYMENT: {"rank", "facing", "title", "ranged", "melee", "storm_shield"},
-    N.LIFTS: set(),
-    N.DEPLOYMENT_AREAS: set(),
 }
 # Where a part of the mission document came from in the map, when it is no feature (JSON paths of the map).
 _DOC_ORIGINS = {

@@ -12,14 +12,14 @@ holds it in engine/rules/features.py (HELD, with the rules that give it a meanin
 engine/export/colours.py; its tool's row in editor/tools/kind_table.py. Also engine/mission/placement.py for a
 placement rule of its own, and a line each in README.md and editor/README.md. The Tiled writer and reader, the
 print symbol, the editor's tool, icon, map drawing and fields follow from the declaration; docs/feature-kinds.md
-says what a kind on several squares or with a rules verb takes besides (the turbo-lift: 34 files today).
+says what a kind on several squares or with a rules verb takes besides (the turbo-lift: 33 files today).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, get_origin, get_type_hints
 
 from engine.mission.model import (
     Chute,
@@ -187,9 +187,14 @@ def items(m: Mission, kind: Kind | str) -> list[Any]:
 
 
 def properties(kind: Kind) -> tuple[str, ...]:
-    """A one-square kind's properties: its model's fields but the ident and the square (level, x, y). The Tiled
-    object's custom properties and the editor's fields of a simple kind are these."""
-    return tuple(f.name for f in fields(kind.model) if f.name not in (kind.ident, "level", "x", "y"))
+    """A kind's properties: its model's fields but the ident and the squares it stands on (level, x, y, a Square,
+    a list of them). A simple kind's Tiled custom properties and the editor's fields of a kind are these."""
+    hints = get_type_hints(kind.model)
+
+    def on_squares(name: str) -> bool:
+        return name in ("level", "x", "y") or hints[name] is Square or get_origin(hints[name]) is list
+
+    return tuple(f.name for f in fields(kind.model) if f.name != kind.ident and not on_squares(f.name))
 
 
 def path_of(kind: Kind, i: int) -> str:
