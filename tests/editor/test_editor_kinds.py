@@ -11,6 +11,7 @@ import pytest
 from editor.docks.feature_panel import FIELDS
 from editor.features import KINDS
 from editor.lab.replay_frames import feature_marks
+from editor.scene.feature_item import DRAWN_HERE
 from editor.tool_icons import GLYPHS
 from editor.tools import TOOL_CLASSES
 from editor.tools.kind_table import KindToolRow
@@ -35,6 +36,11 @@ def test_every_kind_has_a_tool_with_an_icon() -> None:
 def test_every_kind_has_its_fields_and_name() -> None:
     assert sorted(FIELDS) == KEYS
     assert sorted(KINDS) == KEYS
+
+
+def test_the_map_draws_only_kinds_that_exist() -> None:
+    """The kinds the map draws its own way are kinds of the registry (any other is drawn from its legend colour)."""
+    assert DRAWN_HERE <= set(KEYS)
 
 
 def test_the_lab_replay_marks_lift_entrances() -> None:
