@@ -8,6 +8,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPen, QPixmap, QPolygonF
 
 from editor import palette
+from editor.tools.kind_table import KIND_TOOLS, Shape
+from engine.mission.kinds import BY_KEY
 
 SIZE = 32
 Draw = Callable[[QPainter], None]
@@ -153,14 +155,30 @@ def _zone(p: QPainter) -> None:
         p.drawEllipse(QPointF(x, y), 1.6, 1.6)
 
 
+def _filled(fill: str) -> Draw:
+    def draw(p: QPainter) -> None:
+        _square(p, fill, palette.TOKEN_OUTLINE)
+    return draw
+
+
+_SHAPES: dict[Shape, Callable[[str], Draw]] = {"arrow": _arrow, "disc": _disc, "bar": _bar, "square": _filled}
+_LEGEND_COLOURS = dict(palette.LEGEND)
+
+
+def _kind_glyph(key: str, shape: Shape) -> Draw:
+    """A simple kind's icon: its table row's shape in the colour of the kind's legend entry."""
+    return _SHAPES[shape](_LEGEND_COLOURS[BY_KEY[key].legend(None)])
+
+
 GLYPHS: dict[str, Draw] = {
+    **{row.name: _kind_glyph(row.key, row.shape) for row in KIND_TOOLS},
     "Select": _select, "Brush": _brush, "Rectangle": _rectangle, "Flood fill": _fill,
     "Eraser": _crossed(palette.WALL, palette.FLOOR), "Section": _section,
     "Door": _bar(palette.DOOR_CLOSED), "Bulkhead": _bar(palette.BULKHEAD),
-    "Entry area": _arrow(palette.ENTRY), "Exit": _arrow(palette.EXIT),
-    "Boarding torpedo": _arrow(palette.TORPEDO), "Deployment": _disc(palette.DEPLOY),
+    "Deployment": _disc(palette.DEPLOY),
     "Deployment area": _deploy_area,
-    "Objective": _objective, "Pitfall": _pitfall, "Ladder": _ladder, "Turbo-lift": _lift, "Rubble": _rubble,
+    "Objective": _objective, "Pitfall": _pitfall, "Ladder": _ladder, "Turbo-lift": _lift,
+    "Rubble": _rubble,  # (drawn as rubble, not the table's square)
     "Chute": _crossed(palette.CHUTE, palette.ERROR), "Random zone": _zone,
 }
 

@@ -27,26 +27,20 @@ from editor.commands.references import rename_references
 from editor.docks.schema_info import feature_enum
 from editor.document import MissionDocument
 from editor.features import KINDS, describe, feature_list, level_name, places
-from engine.mission.kinds import BY_KEY
+from engine.mission.kinds import BY_KEY, properties
+from engine.mission.kinds import KINDS as REGISTRY
 from engine.mission.model import Mission, Square
 
 ID_PATTERN = "[A-Za-z0-9_-]{1,32}"
 LETTER_PATTERN = "[A-Z]{1,2}"
 MAX_NAME = 80
-# The fields a designer edits per kind, in order; the square (level, x, y) comes after them.
-FIELDS: dict[str, tuple[str, ...]] = {
-    "doors": ("id", "kind", "state"),
-    "entry_areas": ("id", "side"),
-    "exits": ("id", "side"),
-    "objectives": ("id", "name", "kind"),
-    "pitfalls": ("letter",),
-    "ladders": ("id",),
-    "rubble": (),
-    "chutes": ("id",),
-    "lifts": ("id",),
-    "deployment_areas": ("id",),
-    "torpedoes": ("id", "side"),
+# The fields a designer edits per kind, in order; the squares (level, x, y) come after them. A kind not named
+# here shows its ident, then its other fields but its squares (engine.mission.kinds.properties).
+_OWN_FIELDS: dict[str, tuple[str, ...]] = {
     "squad": ("id", "name", "rank", "ranged", "melee", "storm_shield", "facing"),
+}
+FIELDS: dict[str, tuple[str, ...]] = {
+    k.key: _OWN_FIELDS.get(k.key, ((k.ident,) if k.ident else ()) + properties(k)) for k in REGISTRY
 }
 TEXT_FIELDS = {"id": ID_PATTERN, "letter": LETTER_PATTERN, "name": ""}
 # Ids other things refer to: renaming one renames the references in the same step.

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from editor import palette
 from editor.document import MissionDocument
 from editor.scene.terrain_item import S
+from engine.mission.kinds import KINDS, Kind, items
 from engine.mission.model import WALL, Level
 
 FACING_ANGLE = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}
@@ -65,6 +66,13 @@ def draw_side_arrow(p: QPainter, x: int, y: int, side: str, colour: str, label: 
                              QPointF(h * 0.8, 0)]))
     p.restore()
     draw_text(p, square(x, y, 0.05).translated(0, S * 0.18), label, "#ffffff", 0.24)
+
+
+# The kinds FeatureItem.paint draws in a way of their own; any other kind of the registry is drawn by _generic.
+DRAWN_HERE = frozenset({"doors", "entry_areas", "exits", "objectives", "pitfalls", "ladders", "rubble", "chutes",
+                        "lifts", "deployment_areas", "torpedoes", "squad"})
+_GENERIC = tuple(k for k in KINDS if k.key not in DRAWN_HERE)
+_LEGEND_COLOURS = dict(palette.LEGEND)
 
 
 # Weakly held: a closed document must be free to go.
@@ -152,6 +160,8 @@ class FeatureItem(QGraphicsItem):
         for c in m.chutes:
             if c.level == here:
                 self._chute(p, c.x, c.y)
+        for kind in _GENERIC:
+            self._generic(p, kind)
         for pit in m.pitfalls:
             if pit.level == here:
                 self._pitfall(p, pit.x, pit.y, pit.letter, bottom=False)
@@ -264,6 +274,17 @@ class FeatureItem(QGraphicsItem):
             yy = r.top() + r.height() * k / 4
             p.drawLine(QPointF(r.left() + S * 0.12, yy), QPointF(r.right() - S * 0.12, yy))
         draw_text(p, square(x, y), arrow, palette.LADDER, 0.3)
+
+    def _generic(self, p: QPainter, kind: Kind) -> None:
+        """A kind with no drawing of its own: its squares in its legend colour, with its ident."""
+        for obj in items(self.doc.mission, kind):
+            ident = str(getattr(obj, kind.ident, "")) if kind.ident else ""
+            for _role, sq in kind.ends(obj):
+                if sq.level == self.level_id:
+                    p.setPen(QPen(QColor(palette.TOKEN_OUTLINE), 1))
+                    p.setBrush(QColor(_LEGEND_COLOURS[kind.legend(obj)]))
+                    p.drawRect(square(sq.x, sq.y, 0.1))
+                    draw_text(p, square(sq.x, sq.y), ident[:4], "#ffffff", 0.26)
 
     def _area(self, p: QPainter, x: int, y: int) -> None:
         c = QColor(palette.DEPLOY_AREA)

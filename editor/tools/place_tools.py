@@ -1,5 +1,6 @@
-"""Tools that place one feature per click: doors, bulkheads, entry areas, exits, boarding torpedoes, deployment,
-objectives, pitfalls, rubble, chutes. Left click places (or edits the one already there), right click removes."""
+"""Tools that place one feature per click: doors, bulkheads, deployment, objectives, pitfalls, chutes, and each
+simple kind of the editor's kind table (kind_table.py: entry areas, exits, boarding torpedoes, rubble). Left click
+places (or edits the one already there), right click removes."""
 
 from __future__ import annotations
 
@@ -9,22 +10,12 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Qt
 
 from editor.commands import AddFeatureCommand, MoveFeatureCommand, RemoveFeatureCommand, ReplaceFeatureCommand
+from editor.docks.schema_info import feature_enum
 from editor.features import features_at, next_id, next_pitfall_letter
 from editor.tools.base import Tool
-from engine.mission.model import (
-    FACINGS,
-    WALL,
-    Chute,
-    Door,
-    EntryArea,
-    Exit,
-    Level,
-    Marine,
-    Objective,
-    Pitfall,
-    Rubble,
-    Torpedo,
-)
+from editor.tools.kind_table import KindToolRow
+from engine.mission.kinds import BY_KEY
+from engine.mission.model import FACINGS, WALL, Chute, Door, Level, Marine, Objective, Pitfall
 
 if TYPE_CHECKING:
     from editor.scene.level_scene import LevelScene
@@ -109,43 +100,34 @@ class BulkheadTool(DoorTool):
     door_kind = "bulkhead"
 
 
-class EntryTool(PlaceTool):
-    name = "Entry area"
-    shortcut = "N"
-    tip = ("Click the first square of a Genestealer entry area; its side comes from the options "
-           "(auto = nearest wall). Click one to turn its side; right click removes.")
-    kind = "entry_areas"
-    prefix = "E"
-    cls: Any = EntryArea
+class KindPlaceTool(PlaceTool):
+    """A simple kind's tool (kind_table.py), building its feature from the registry's declaration: the ident from
+    the kind's prefix, the side from the options (auto = nearest wall), any other field its model's default or
+    the first value the schema allows. A click on one with a side turns it."""
 
     def make(self, level: str, x: int, y: int) -> Any:
-        side = self.ctx.options.side
-        if side == "auto":
-            side = auto_side(self.doc.level(level), x, y)
-        return self.cls(next_id(self.doc.mission, self.kind, self.prefix), level, x, y, side)
+        kind = BY_KEY[self.kind]
+        values: dict[str, Any] = {"level": level, "x": x, "y": y}
+        for f in dataclasses.fields(kind.model):
+            if f.name in values or f.default is not dataclasses.MISSING:
+                continue
+            if f.name == kind.ident:
+                values[f.name] = next_id(self.doc.mission, self.kind, kind.prefix)
+            elif f.name == "side":
+                side = self.ctx.options.side
+                values[f.name] = auto_side(self.doc.level(level), x, y) if side == "auto" else side
+            else:
+                values[f.name] = feature_enum(self.kind, f.name)[0]
+        return kind.model(**values)
 
     def edit(self, obj: Any) -> Any | None:
-        return dataclasses.replace(obj, side=NEXT_FACING[obj.side])
+        return dataclasses.replace(obj, side=NEXT_FACING[obj.side]) if hasattr(obj, "side") else None
 
 
-class ExitTool(EntryTool):
-    name = "Exit"
-    shortcut = "X"
-    tip = ("Click the square Marines leave from; the side comes from the options (auto = nearest wall). "
-           "Click one to turn it; right click removes.")
-    kind = "exits"
-    prefix = "X"
-    cls = Exit
-
-
-class TorpedoTool(EntryTool):
-    name = "Boarding torpedo"
-    shortcut = "H"
-    tip = ("Click the ramp square of a boarding torpedo; the torpedo lies beyond the side from the options (auto = "
-           "nearest wall). Marines deployed on the ramp start aboard. Click one to turn it; right click removes.")
-    kind = "torpedoes"
-    prefix = "BT"
-    cls = Torpedo
+def kind_tool(row: KindToolRow) -> type[KindPlaceTool]:
+    """The place tool of one row of the editor's kind table."""
+    attrs = {"name": row.name, "shortcut": row.shortcut, "tip": row.tip, "kind": row.key}
+    return type(f"{row.name.title().replace(' ', '').replace('-', '')}Tool", (KindPlaceTool,), attrs)
 
 
 class DeployTool(PlaceTool):
@@ -198,16 +180,6 @@ class PitfallTool(PlaceTool):
 
     def make(self, level: str, x: int, y: int) -> Any:
         return Pitfall(next_pitfall_letter(self.doc.mission), level, x, y)
-
-
-class RubbleTool(PlaceTool):
-    name = "Rubble"
-    shortcut = "U"
-    tip = "Click to place rubble (+1 AP to enter); right click removes."
-    kind = "rubble"
-
-    def make(self, level: str, x: int, y: int) -> Any:
-        return Rubble(level, x, y)
 
 
 class ChuteTool(PlaceTool):

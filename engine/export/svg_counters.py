@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from engine.export.colours import Colours
 from engine.export.safe_text import xml_text
-from engine.mission.kinds import KINDS, items
+from engine.mission.kinds import KINDS, Kind, items
 from engine.mission.model import UNSECTIONED, WALL, Level, Marine, Mission
 
 _ARROW = {"N": (0.0, -1.0), "E": (1.0, 0.0), "S": (0.0, 1.0), "W": (-1.0, 0.0)}
@@ -237,8 +237,30 @@ def _squad(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
             cv.label(mar.x, mar.y, mar.id[:4], size=2.3)
 
 
-# Each kind's symbol (engine/mission/kinds.py), in drawing order: the lower ones first so Marines stay on top.
-SYMBOLS: dict[str, Callable[[Canvas, Mission, Level, Colours], None]] = {
+def _generic(kind: Kind) -> Callable[[Canvas, Mission, Level, Colours], None]:
+    """A kind with no symbol of its own: on each of its squares a counter in its legend entry's colour (the one
+    line colours.py gives a new kind), with its ident and, when it has a side, an arrow into the board."""
+
+    def draw(cv: Canvas, m: Mission, level: Level, pal: Colours) -> None:
+        colours = dict(pal.LEGEND)
+        for obj in items(m, kind):
+            ident = str(getattr(obj, kind.ident, "")) if kind.ident else ""
+            side = getattr(obj, "side", "")
+            for _role, sq in kind.ends(obj):
+                if sq.level != level.id:
+                    continue
+                cv.rect(sq.x + 0.08, sq.y + 0.08, 0.84, 0.84, colours[kind.legend(obj)], "#ffffff", 0.3)
+                if side in _ARROW:
+                    cv.arrow(sq.x, sq.y, {"N": "S", "S": "N", "E": "W", "W": "E"}[side], "#ffffff")
+                if ident:
+                    cv.label(sq.x, sq.y, ident[:5], size=2.0, shift=side)
+
+    return draw
+
+
+# The kinds with a symbol of their own, in drawing order: those under the other counters, then those on top (so
+# Marines stay on top); a kind of the registry in neither is drawn by _generic between the two.
+_UNDER: dict[str, Callable[[Canvas, Mission, Level, Colours], None]] = {
     "deployment_areas": _deployment_areas,
     "rubble": _rubble,
     "entry_areas": _entry_areas,
@@ -248,9 +270,17 @@ SYMBOLS: dict[str, Callable[[Canvas, Mission, Level, Colours], None]] = {
     "pitfalls": _pitfalls,
     "ladders": _ladders,
     "lifts": _lifts,
+}
+_ON_TOP: dict[str, Callable[[Canvas, Mission, Level, Colours], None]] = {
     "objectives": _objectives,
     "doors": _doors,
     "squad": _squad,
+}
+# Each kind's symbol (engine/mission/kinds.py), in drawing order.
+SYMBOLS: dict[str, Callable[[Canvas, Mission, Level, Colours], None]] = {
+    **_UNDER,
+    **{k.key: _generic(k) for k in KINDS if k.key not in _UNDER and k.key not in _ON_TOP},
+    **_ON_TOP,
 }
 
 

@@ -15,10 +15,9 @@ from engine.export.outputs import check_targets
 from engine.export.staging import staged_files
 from engine.export.tileset import TILE, terrain_chars, tileset_png
 from engine.mission import mission_to_dict
-from engine.mission.kinds import KINDS, CannotExpress, items
+from engine.mission.kinds import KINDS, CannotExpress, Kind, items
 from engine.mission.model import (
     FACINGS,
-    Chute,
     DeploymentArea,
     Door,
     Ladder,
@@ -27,7 +26,6 @@ from engine.mission.model import (
     Mission,
     Objective,
     Pitfall,
-    Rubble,
 )
 
 Json = dict[str, Any]
@@ -42,10 +40,16 @@ _LAYER_COLOURS = {
     N.RUBBLE: DEFAULT.RUBBLE,
     N.CHUTES: DEFAULT.CHUTE,
     N.DEPLOYMENT: DEFAULT.DEPLOY,
-    N.LIFTS: DEFAULT.LIFT,
-    N.DEPLOYMENT_AREAS: DEFAULT.DEPLOY_AREA,
-    N.TORPEDOES: DEFAULT.TORPEDO,
 }
+_LEGEND_COLOURS = dict(DEFAULT.LEGEND)
+
+
+def _layer_colour(name: str) -> str:
+    """A first nine layer's colour, else the printed legend's colour of the layer's kind."""
+    if name in _LAYER_COLOURS:
+        return _LAYER_COLOURS[name]
+    kind = next(k for k in KINDS if N.layer_of(k) == name)
+    return _LEGEND_COLOURS[kind.legend(None)]
 
 
 def _prop(name: str, value: object) -> Json:
@@ -103,9 +107,17 @@ def _door(d: Door, ids: _Ids) -> Placed:
     return [(d.level, _obj(ids.next_obj(), d.id, d.kind, d.x, d.y, [_prop("state", d.state)]))]
 
 
-def _edge(kind: str) -> Callable[[Any, _Ids], Placed]:
-    def write(e: Any, ids: _Ids) -> Placed:
-        return [(e.level, _obj(ids.next_obj(), e.id, kind, e.x, e.y, [_prop("side", e.side)]))]
+def _generic(kind: Kind) -> Callable[[Any, _Ids], Placed]:
+    """A one-square kind as one object: named by its ident field, of its declared type, every other field of
+    its model (but level, x, y) a custom property of the same name (docs/tiled-convention.md)."""
+    assert isinstance(kind.tiled, str)
+    tiled = kind.tiled
+    fields = N.object_fields(kind)
+
+    def write(obj: Any, ids: _Ids) -> Placed:
+        name = getattr(obj, kind.ident) if kind.ident else ""
+        props = [_prop(f, getattr(obj, f)) for f in fields]
+        return [(obj.level, _obj(ids.next_obj(), name, tiled, obj.x, obj.y, props))]
 
     return write
 
@@ -126,14 +138,6 @@ def _ladder(lad: Ladder, ids: _Ids) -> Placed:
         props = [_prop("end", end), {"name": "partner", "type": "object", "value": partner}]
         out.append((sq.level, _obj(me, lad.id, "ladder", sq.x, sq.y, props)))
     return out
-
-
-def _rubble(r: Rubble, ids: _Ids) -> Placed:
-    return [(r.level, _obj(ids.next_obj(), "", "rubble", r.x, r.y))]
-
-
-def _chute(c: Chute, ids: _Ids) -> Placed:
-    return [(c.level, _obj(ids.next_obj(), c.id, "chute", c.x, c.y))]
 
 
 def _lift(lift: Lift, ids: _Ids) -> Placed:
@@ -160,20 +164,19 @@ def _marine(mar: Marine, ids: _Ids) -> Placed:
     return [(mar.level, _obj(ids.next_obj(), mar.id, "marine", mar.x, mar.y, props, quarters))]
 
 
+# The kinds written otherwise than by _generic; every other kind Tiled can hold is written from its declaration.
+_WRITTEN_OTHERWISE: dict[str, Callable[[Any, _Ids], Placed]] = {
+    "doors": _door,
+    "objectives": _objective,
+    "pitfalls": _pitfall,
+    "ladders": _ladder,
+    "lifts": _lift,
+    "deployment_areas": _area,
+    "squad": _marine,
+}
 # Each kind's writer (engine/mission/kinds.py) and the object layer it writes to, in the order of the ids.
 WRITERS: dict[str, tuple[str, Callable[[Any, _Ids], Placed]]] = {
-    "doors": (N.DOORS, _door),
-    "entry_areas": (N.ENTRY_AREAS, _edge("entry_area")),
-    "exits": (N.EXITS, _edge("exit")),
-    "objectives": (N.OBJECTIVES, _objective),
-    "pitfalls": (N.PITFALLS, _pitfall),
-    "ladders": (N.LADDERS, _ladder),
-    "rubble": (N.RUBBLE, _rubble),
-    "chutes": (N.CHUTES, _chute),
-    "lifts": (N.LIFTS, _lift),
-    "deployment_areas": (N.DEPLOYMENT_AREAS, _area),
-    "torpedoes": (N.TORPEDOES, _edge("torpedo")),
-    "squad": (N.DEPLOYMENT, _marine),
+    k.key: (N.layer_of(k), _WRITTEN_OTHERWISE.get(k.key) or _generic(k)) for k in KINDS if isinstance(k.tiled, str)
 }
 
 
@@ -232,7 +235,7 @@ def build_tmj(m: Mission, image_name: str) -> Json:
         for name in N.OBJECT_LAYERS + later:
             layers.append(
                 {
-                    "color": _LAYER_COLOURS[name],
+                    "color": _layer_colour(name),
                     "id": ids.next_layer(),
                     "name": name,
                     "type": "objectgroup",

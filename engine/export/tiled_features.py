@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from engine.export import tiled_names as N
 from engine.export.tiled_read import Json, Reader
 from engine.mission.codec import ALWAYS_WRITTEN
+from engine.mission.kinds import KINDS, Kind
 from engine.mission.model import FACINGS
 
 _RANKS = ("marine", "sergeant", "archivist")
@@ -99,25 +101,27 @@ class Features:
             )
         return out
 
-    def _edges(self, layer: str, key: str, prefix: str) -> list[Json]:
+    def _generic(self, kind: Kind) -> list[Json]:
+        """A one-square kind written from its declaration (tiled._generic): the ident from the object's name (else
+        the kind's prefix and the object id), each other field from the custom property of its name, else the
+        model's default; a missing or blank 'side' is the map edge nearest the square."""
+        defaults = {f.name: f.default for f in dataclasses.fields(kind.model)
+                    if f.default is not dataclasses.MISSING}
         out: list[Json] = []
-        for lv, o in self._all(layer):
-            self._put(
-                out,
-                f"$.{key}",
-                {"id": o.name or f"{prefix}{o.oid}", "level": lv.id, "x": o.x, "y": o.y, "side": self._side(lv, o)},
-                o,
-            )
+        for lv, o in self._all(N.layer_of(kind)):
+            entry: Json = {kind.ident: o.name or f"{kind.prefix}{o.oid}"} if kind.ident else {}
+            entry.update({"level": lv.id, "x": o.x, "y": o.y})
+            for name in N.object_fields(kind):
+                if o.props.get(name, "") != "":  # (Tiled writes a property left blank as "")
+                    entry[name] = o.props[name]
+                elif name == "side":
+                    entry[name] = self._side(lv, o)
+                elif name in defaults:
+                    entry[name] = defaults[name]
+                else:
+                    raise self.r.fail(o.place, f"a {kind.label} needs the custom property {name!r}")
+            self._put(out, f"$.{kind.key}", entry, o)
         return out
-
-    def _entry_areas(self) -> list[Json]:
-        return self._edges(N.ENTRY_AREAS, "entry_areas", "E")
-
-    def _exits(self) -> list[Json]:
-        return self._edges(N.EXITS, "exits", "X")
-
-    def _torpedoes(self) -> list[Json]:
-        return self._edges(N.TORPEDOES, "torpedoes", "BT")
 
     def _objectives(self) -> list[Json]:
         out: list[Json] = []
@@ -143,18 +147,6 @@ class Features:
         for lv, o in self._all(N.PITFALLS):
             letter = o.name.upper() if o.name else next(letters, "Z")
             self._put(out, "$.pitfalls", {"letter": letter, "level": lv.id, "x": o.x, "y": o.y}, o)
-        return out
-
-    def _rubble(self) -> list[Json]:
-        out: list[Json] = []
-        for lv, o in self._all(N.RUBBLE):
-            self._put(out, "$.rubble", {"level": lv.id, "x": o.x, "y": o.y}, o)
-        return out
-
-    def _chutes(self) -> list[Json]:
-        out: list[Json] = []
-        for lv, o in self._all(N.CHUTES):
-            self._put(out, "$.chutes", {"id": o.name or f"C{o.oid}", "level": lv.id, "x": o.x, "y": o.y}, o)
         return out
 
     def _ladders(self) -> list[Json]:
@@ -269,21 +261,24 @@ class Features:
         return facing
 
 
-# Each kind's reader (engine/mission/kinds.py), in the document's order of lists.
-READERS: dict[str, Callable[[Features], list[Json]]] = {
+# The kinds read otherwise than by Features._generic; every other kind Tiled can hold is read from its declaration.
+_READ_OTHERWISE: dict[str, Callable[[Features], list[Json]]] = {
     "doors": Features._doors,
-    "entry_areas": Features._entry_areas,
-    "exits": Features._exits,
     "objectives": Features._objectives,
     "pitfalls": Features._pitfalls,
     "ladders": Features._ladders,
-    "rubble": Features._rubble,
-    "chutes": Features._chutes,
     "lifts": Features._lifts,
     "deployment_areas": Features._deployment_areas,
-    "torpedoes": Features._torpedoes,
     "squad": Features.marines,
 }
+
+
+def _reader(kind: Kind) -> Callable[[Features], list[Json]]:
+    return _READ_OTHERWISE.get(kind.key) or (lambda f: f._generic(kind))
+
+
+# Each kind's reader (engine/mission/kinds.py), in the document's order of lists.
+READERS: dict[str, Callable[[Features], list[Json]]] = {k.key: _reader(k) for k in KINDS if isinstance(k.tiled, str)}
 
 
 def _num(v: object) -> float:

@@ -26,6 +26,7 @@ from engine.mission import Issue, Mission, mission_from_dict, strict_json, valid
 from engine.mission.io import MAX_NESTING as MISSION_MAX_NESTING
 from engine.mission.io import check_mission_text, nesting_depth
 from engine.mission.issues import json_path
+from engine.mission.kinds import KINDS
 from engine.mission.model import UNSECTIONED, WALL
 from engine.mission.schema_check import path_key, schema_errors
 
@@ -69,18 +70,11 @@ _MAP_PROPS = frozenset({"format", *N.META_KEYS, "ruleset", "psi_points", *N.JSON
 _GROUP_PROPS = frozenset({"depth", "level_name", "sections"})
 _TILE_PROPS = frozenset({"char", "wall"})
 _OBJECT_PROPS = {
+    **{N.layer_of(k): set(N.object_fields(k)) for k in KINDS},  # (as tiled._generic writes them)
     N.DOORS: {"state", "kind"},
-    N.ENTRY_AREAS: {"side"},
-    N.EXITS: {"side"},
     N.OBJECTIVES: {"title", "kind"},
-    N.PITFALLS: set(),
     N.LADDERS: {"end", "partner"},
-    N.RUBBLE: set(),
-    N.CHUTES: set(),
     N.DEPLOYMENT: {"rank", "facing", "title", "ranged", "melee", "storm_shield"},
-    N.LIFTS: set(),
-    N.DEPLOYMENT_AREAS: set(),
-    N.TORPEDOES: {"side"},
 }
 # Where a part of the mission document came from in the map, when it is no feature (JSON paths of the map).
 _DOC_ORIGINS = {

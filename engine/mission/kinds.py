@@ -5,13 +5,21 @@ Every layer that handles features keeps one table keyed by these kinds' keys (pl
 feature loading, the print symbols, the Tiled writer and reader, the editor's tools); `tests/engine/
 test_feature_kinds.py` holds each table to this list, so a kind added here and forgotten there fails a test
 instead of being dropped without a word.
+
+A simple kind (one square, a few properties, no rules verb) is added in 6 files: its dataclass and Mission list
+in engine/mission/model.py; its `_flat(...)` line here; its list in schemas/mission.schema.json; where a game
+holds it in engine/rules/features.py (HELD, with the rules that give it a meaning); its legend line in
+engine/export/colours.py; its tool's row in editor/tools/kind_table.py. Also engine/mission/placement.py for a
+placement rule of its own, and a line each in README.md and editor/README.md. The Tiled writer and reader, the
+print symbol, the editor's tool, icon, map drawing and fields follow from the declaration; docs/feature-kinds.md
+says what a kind on several squares or with a rules verb takes besides (the turbo-lift: 33 files today).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, get_origin, get_type_hints
 
 from engine.mission.model import (
     Chute,
@@ -121,6 +129,7 @@ class Kind:
     dump: Callable[[Any], Json]
     move_end: Callable[[Any, int, Square], Any]  # a copy with end number `end` put on a square
     joins: bool = False  # a model moves between its ends (a ladder, a lift): reachability joins them
+    prefix: str = ""  # a new item's id is this and a number (a simple kind's editor tool; a Tiled object with no name)
 
     def name_of(self, obj: Any) -> str:
         """'door D3', 'bulkhead BH1', 'pitfall A', 'rubble' for messages."""
@@ -130,9 +139,9 @@ class Kind:
 
 
 def _flat(key: str, label: str, model: type, ident: str | None, legend: str | Callable[[Any], str],
-          tiled: str | CannotExpress, derelict: str | CannotExpress) -> Kind:
+          tiled: str | CannotExpress, derelict: str | CannotExpress, prefix: str = "") -> Kind:
     return Kind(key, label, model, ident, _one, legend if callable(legend) else _named(legend),
-                tiled, derelict, _flat_load(model), _flat_dump, _flat_move)
+                tiled, derelict, _flat_load(model), _flat_dump, _flat_move, prefix=prefix)
 
 
 def _named(name: str) -> Callable[[Any], str]:
@@ -145,15 +154,15 @@ def _no_derelict(what: str) -> CannotExpress:
 
 KINDS: tuple[Kind, ...] = (
     _flat("doors", "door", Door, "id", _door_legend, "door", "door"),
-    _flat("entry_areas", "entry area", EntryArea, "id", "Entry area", "entry_area", "lurk"),
-    _flat("exits", "exit", Exit, "id", "Exit", "exit", _no_derelict("exits")),
-    _flat("objectives", "objective", Objective, "id", "Objective", "objective", "objective"),
+    _flat("entry_areas", "entry area", EntryArea, "id", "Entry area", "entry_area", "lurk", "E"),
+    _flat("exits", "exit", Exit, "id", "Exit", "exit", _no_derelict("exits"), "X"),
+    _flat("objectives", "objective", Objective, "id", "Objective", "objective", "objective", "O"),
     _flat("pitfalls", "pitfall", Pitfall, "letter", "Pitfall", "pitfall", _no_derelict("pitfalls")),
     Kind("ladders", "ladder", Ladder, "id", lambda o: (("top", o.top), ("bottom", o.bottom)), lambda _o: "Ladder",
          "ladder", _no_derelict("ladders"), lambda d: Ladder(d["id"], _sq(d["top"]), _sq(d["bottom"])),
          lambda o: {"id": o.id, "top": _sqd(o.top), "bottom": _sqd(o.bottom)}, _ladder_move, joins=True),
     _flat("rubble", "rubble", Rubble, None, "Rubble", "rubble", _no_derelict("rubble counters")),
-    _flat("chutes", "chute", Chute, "id", "Disposal chute", "chute", _no_derelict("disposal chutes")),
+    _flat("chutes", "chute", Chute, "id", "Disposal chute", "chute", _no_derelict("disposal chutes"), "C"),
     Kind("lifts", "turbo-lift", Lift, "id", lambda o: tuple(("", e) for e in o.entrances),
          lambda _o: "Turbo-lift entrance", "lift", _no_derelict("turbo-lifts"), _lift_load, _lift_dump, _lift_move,
          joins=True),
@@ -161,7 +170,7 @@ KINDS: tuple[Kind, ...] = (
          lambda o: tuple(("", Square(o.level, x, y)) for x, y in o.squares), lambda _o: "Deployment area",
          "deployment_area", _no_derelict("deployment areas"), _area_load, _area_dump, _area_move),
     _flat("torpedoes", "boarding torpedo", Torpedo, "id", "Boarding torpedo", "torpedo",
-          _no_derelict("boarding torpedoes")),
+          _no_derelict("boarding torpedoes"), "BT"),
     Kind("squad", "deployment", Marine, "id", _one, lambda _o: "Deployment", "marine", "marine",
          _flat_load(Marine), _flat_dump, _flat_move),
 )
@@ -175,6 +184,17 @@ def items(m: Mission, kind: Kind | str) -> list[Any]:
         return m.marines.squad
     held: list[Any] = getattr(m, key)
     return held
+
+
+def properties(kind: Kind) -> tuple[str, ...]:
+    """A kind's properties: its model's fields but the ident and the squares it stands on (level, x, y, a Square,
+    a list of them). A simple kind's Tiled custom properties and the editor's fields of a kind are these."""
+    hints = get_type_hints(kind.model)
+
+    def on_squares(name: str) -> bool:
+        return name in ("level", "x", "y") or hints[name] is Square or get_origin(hints[name]) is list
+
+    return tuple(f.name for f in fields(kind.model) if f.name != kind.ident and not on_squares(f.name))
 
 
 def path_of(kind: Kind, i: int) -> str:

@@ -548,20 +548,21 @@ CHECKS = (
 
 
 # Each kind's own checks among CHECKS (every kind also gets check_squares and check_ids through the registry);
-# an empty tuple says the kind has no rule of its own beyond those.
-KIND_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
+# a kind not named has no rule of its own beyond those (rubble, chutes).
+_OWN_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
     "doors": (check_doors,),
     "entry_areas": (check_edges, check_forces),
     "exits": (check_edges,),
     "objectives": (check_victory,),
     "pitfalls": (check_pitfalls,),
     "ladders": (check_ladders,),
-    "rubble": (),
-    "chutes": (),
     "lifts": (check_lifts,),
     "deployment_areas": (check_deployment_areas,),
     "torpedoes": (check_edges,),
     "squad": (check_deployment, check_squad),
+}
+KIND_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
+    k.key: _OWN_CHECKS.get(k.key, ()) for k in KINDS
 }
 
 
