@@ -28,6 +28,7 @@ from engine.ai.marines import MarinePlayer
 from engine.ai.situation import Situation, observe
 from engine.ai.weights import GenestealerWeights, MarineWeights, defaults
 from engine.rules.actions import Action
+from engine.rules.game import MARINE_AP
 from engine.rules.observation import Observation
 
 DEFAULT_GAMES = 4
@@ -57,6 +58,8 @@ MARINE = 20.0  # a Marine alive (or out)
 STEALER = 2.0  # a Genestealer killed
 CARRIED = 40.0  # the objective in a Marine's hands
 FAR = 60  # a goal distance past this (or unreachable) counts as this
+CLOCK = 10.0  # a square the Marines cannot make up before the turn limit
+NO_WAY = 500.0  # the Marines can no longer win (the last flamer of a section to burn is dead): all but lost
 # A look-ahead game stops here at the latest: a turn and a half of the longest sample is far below it.
 MAX_LOOKAHEAD_ACTIONS = 3000
 
@@ -69,7 +72,8 @@ def evaluate(state: Any) -> float:
 
     A finished game is +-WIN (a draw 0); otherwise MARINE per Marine alive or out, STEALER per Genestealer
     killed, less the Marines' walking cost to their goal (the nearest Marines that must escape, the objective
-    then the exit with CARRIED for holding it, the section to burn), each distance capped at FAR.
+    then the exit with CARRIED for holding it, the nearest flamer to the section to burn, NO_WAY when none is
+    left), each distance capped at FAR.
     """
     if state.is_terminal():
         winner = state.result().winner
@@ -81,15 +85,33 @@ def evaluate(state: Any) -> float:
     dist = sit.marine_goal_map()
     if dist is None or not sit.marines:
         return score
-    away = sorted(min(dist[pc.sq], FAR) if pc.sq >= 0 else FAR for pc in sit.marines)
     goal = sit.goal
+    movers = sit.marines
+    if goal.kind == "flame":
+        # Only a flamer can burn the section: the others' distance says nothing, and without him the game is lost.
+        movers = [pc for pc in movers if pc.ranged == "heavy_flamer"]
+        if not movers:
+            return score - NO_WAY
+    away = sorted(min(dist[pc.sq], FAR) if pc.sq >= 0 else FAR for pc in movers)
     if goal.kind == "escape":
         need = max(0, goal.escapes - len(obs.escaped))
-        return score - sum(away[:need])
+        short = away[:need]
+        return score - sum(short) - _late(sit, short[-1] if short else 0)
     if goal.kind == "carry" and sit.marine_goal_map_is_exit():
         carrier = [min(dist[pc.sq], FAR) for pc in sit.marines if pc.carry == goal.objective and pc.sq >= 0]
-        return score + CARRIED - (carrier[0] if carrier else FAR)
-    return score - away[0]
+        lead = carrier[0] if carrier else FAR
+        return score + CARRIED - lead - _late(sit, lead)
+    return score - away[0] - _late(sit, away[0])
+
+
+def _late(sit: Situation, lead: int) -> float:
+    """CLOCK per square the Marines would still lack at the turn limit, walking every AP of every turn left: a
+    mission the Genestealers win on time is lost for the Marines however close they stand."""
+    limit = sit.goal.turn_limit
+    if limit is None:
+        return 0.0
+    left = max(limit - sit.state.turn + 1, 0)
+    return CLOCK * max(0, lead - MARINE_AP * left)
 
 
 class LookaheadPlayer:

@@ -7,13 +7,14 @@ permuted under the look-ahead Marines' decisions, which must not change a single
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import pytest
 
 from engine.ai.base import make_policy, policy_rng, resolve_policy
-from engine.ai.lookahead import LookaheadPlayer, evaluate
+from engine.ai.lookahead import FAR, NO_WAY, LookaheadPlayer, evaluate
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.actions import parse_action
@@ -208,3 +209,19 @@ def test_a_position_where_the_look_ahead_finds_the_better_move() -> None:
             won += world.result().winner == "marines"
         wins[first.text()] = won
     assert wins["turn m4 W"] > wins["move m3 N"] + 4
+
+
+def _without(tmp_path: Any, name: str, drop: str) -> Game:
+    doc = json.loads(sample_mission(name).read_text())
+    doc["marines"]["squad"] = [m for m in doc["marines"]["squad"] if m["id"] != drop]
+    path = tmp_path / f"{name}-{drop}.json"
+    path.write_text(json.dumps(doc))
+    return Game(load_mission(str(path)), {})
+
+
+def test_a_section_to_burn_is_measured_by_the_flamer_and_lost_without_him(tmp_path: Any) -> None:
+    # The Long Drop: only m1 carries the heavy flamer. Without m2 (a hammer) the Marines are one Marine down;
+    # without the flamer they can no longer win, whoever else is near the section.
+    no_bolter = evaluate(_without(tmp_path, "the_long_drop", "m2").new_state(1))
+    no_flamer = evaluate(_without(tmp_path, "the_long_drop", "m1").new_state(1))
+    assert no_bolter - no_flamer > NO_WAY - FAR
