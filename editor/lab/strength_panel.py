@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -26,9 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor import settings
 from editor.lab.engine_job import EngineJob, JobPanel
 from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot
 from engine.sim import BatchSpec
+from engine.sim.played_games import person_results, read_played_games
 from engine.tune.strength import TUNED, Cell, StrengthReport, check_levels, check_tiers, pairings
 from engine.tune.tiers import TIER_NAMES, parse_tiers
 
@@ -172,6 +174,21 @@ class StrengthPanel(JobPanel):
 
         return {"tiers": curve, **arrays(curve), "tuned": arrays(tuned)}
 
+    def people_lines(self) -> list[tuple[str, float]]:
+        """The designer's own games against the players (the folder Game › Keep remembers, this mission only) as
+        Marine win rates to draw across the curve: a label and a rate per side the person played."""
+        folder = settings.settings().value("play/folder")
+        doc = self.spec_source().mission_doc
+        if not isinstance(folder, str) or not folder or doc is None:
+            return []
+        games, _skipped = read_played_games([folder], doc)
+        lines = []
+        for r in person_results(games):
+            opponents = sorted({g.opponent for g in games if g.side == r.side})
+            marine_rate = r.rate if r.side == "marines" else 1.0 - r.rate
+            lines.append((f"you as the {r.side} vs {', '.join(opponents)}: {r.wins}/{r.games}", marine_rate))
+        return lines
+
     def _draw(self) -> None:
         plot = self.plot
         plot.clear()
@@ -191,3 +208,7 @@ class StrengthPanel(JobPanel):
                                          symbolPen=pg.mkPen(colour)))
             plot.addItem(pg.ErrorBarItem(x=x, y=y, top=group["high"] - y, bottom=y - group["low"], beam=0.15,
                                          pen=pg.mkPen(FOREGROUND)))
+        # A person's games beside the players': the Marine win rate of their games, across the whole curve.
+        for label, rate in self.people_lines():
+            plot.addItem(pg.InfiniteLine(pos=rate, angle=0, pen=pg.mkPen(FOREGROUND, style=Qt.PenStyle.DashLine),
+                                         label=label, labelOpts={"position": 0.05, "color": FOREGROUND}))

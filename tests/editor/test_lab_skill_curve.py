@@ -63,3 +63,31 @@ def test_the_tuned_players_are_drawn_apart_from_the_curve(lab: LabWidget) -> Non
     assert list(pts["tuned"]["x"]) == [2.0] and list(pts["tuned"]["rate"]) == [1.0]
     assert "MARINE WIN RATE STILL RISING WITH SKILL" in panel.plot.titleLabel.text
     assert "DEPENDS ON WHO PLAYS" in panel.verdict.text()  # tuned Marines win every game
+
+
+def test_the_designers_own_games_are_drawn_across_the_curve(lab: LabWidget, tmp_path: Any) -> None:
+    import pyqtgraph as pg
+
+    from editor import settings
+    from engine.mission.io import read_document
+    from engine.sim.session import HUMAN, PlaySession
+
+    doc = read_document(str(sample_mission("tutorial")))
+    for i, (side, resigns) in enumerate((("marines", "marines"), ("marines", "genestealers"),
+                                         ("genestealers", "genestealers"))):
+        s = PlaySession(doc, {side: HUMAN}, 3)
+        s.resign(resigns)
+        s.write_record(str(tmp_path / f"g{i}.json"))
+    other = PlaySession(read_document(str(sample_mission("pitfall"))), {"marines": HUMAN}, 3)
+    other.resign("genestealers")
+    other.write_record(str(tmp_path / "other.json"))  # another mission's game: not drawn
+    settings.settings().setValue("play/folder", str(tmp_path))
+    try:
+        panel = lab.strength
+        assert sorted(rate for _label, rate in panel.people_lines()) == [0.5, 1.0]
+        panel._draw()
+        lines = [it for it in panel.plot.items if isinstance(it, pg.InfiniteLine)]
+        assert sorted(line.value() for line in lines) == [0.5, 1.0]  # as the Marines 1 of 2; the GS lost 1 of 1
+        assert any("you as the marines" in line.label.toPlainText() for line in lines)
+    finally:
+        settings.settings().remove("play/folder")
