@@ -16,9 +16,10 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from engine.resources import sample_names
 from engine.stats.intervals import wilson
 
-SAMPLES = ("pitfall", "recover_the_relic", "the_long_drop", "tutorial")
+SAMPLES = tuple(sample_names())
 MARINES = ("random", "novice-marines", "heuristic-marines")
 STEALERS = ("random", "novice-genestealers", "heuristic-genestealers")
 

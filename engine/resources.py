@@ -32,6 +32,12 @@ def sample_missions() -> list[Path]:
     return sorted(samples_dir().glob("*.json"))
 
 
+def sample_names() -> list[str]:
+    """Every sample mission's name (its file name without .json), sorted: what tests and benchmarks loop over, so
+    a new sample is played by all of them."""
+    return [p.stem for p in sample_missions()]
+
+
 def sample_mission(name: str) -> Path:
     """One sample mission by file name, with or without the .json suffix."""
     stem = name.removesuffix(".json")

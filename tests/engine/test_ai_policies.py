@@ -11,12 +11,12 @@ import pytest
 
 from engine.ai.base import make_policy, policy_info, policy_names, policy_rng
 from engine.mission import load_mission
-from engine.resources import sample_mission
+from engine.resources import sample_mission, sample_names
 from engine.rules.actions import Action
 from engine.rules.game import Game
 from engine.stats.intervals import wilson
 
-SAMPLES = ("pitfall", "recover_the_relic", "the_long_drop", "tutorial")
+SAMPLES = tuple(sample_names())
 AI = ("heuristic-marines", "heuristic-genestealers", "novice-marines", "novice-genestealers")
 
 

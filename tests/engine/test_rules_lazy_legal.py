@@ -12,7 +12,7 @@ import random
 import pytest
 
 from engine.mission import load_mission
-from engine.resources import sample_mission
+from engine.resources import sample_mission, sample_names
 from engine.rules.actions import DIRS, FACES, Action, act
 from engine.rules.game import Game, GameState
 from engine.rules.lazy_legal import LegalActions, StaleLegalActionsError
@@ -46,7 +46,7 @@ def _probes(state: GameState, full: list[Action]) -> list[Action]:
     return out
 
 
-@pytest.mark.parametrize("sample", ["pitfall", "recover_the_relic", "the_long_drop", "tutorial"])
+@pytest.mark.parametrize("sample", sample_names())
 def test_per_piece_answers_match_the_full_list(sample: str) -> None:
     game = Game(load_mission(str(sample_mission(sample))))
     checked_pieces = checked_probes = checked_parts = 0
@@ -76,7 +76,7 @@ def test_per_piece_answers_match_the_full_list(sample: str) -> None:
     assert checked_pieces > 1000 and checked_probes > 10000 and checked_parts > 1000
 
 
-@pytest.mark.parametrize("sample", ["pitfall", "recover_the_relic", "the_long_drop", "tutorial"])
+@pytest.mark.parametrize("sample", sample_names())
 def test_one_action_shortcuts_on_fresh_states_match_the_full_list(sample: str) -> None:
     """A move, turn, enter, reveal, climb, jump, overwatch, guard or shot asked first about its piece takes a shortcut
     of its own (not the piece's listed actions): each is asked on a fresh copy, where no other answer is memoised

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from engine.mission import load_mission
-from engine.resources import sample_mission
+from engine.resources import sample_mission, sample_names
 from engine.rules.game import Game, GameState
 from engine.rules.moves import MOVE_VERBS, piece_moves
 from engine.rules.testing import played_states
 
-SAMPLES = ["pitfall", "recover_the_relic", "the_long_drop", "tutorial"]
+SAMPLES = sample_names()
 
 
 def _spent(st: GameState, pid: str) -> int:

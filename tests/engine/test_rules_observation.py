@@ -16,13 +16,13 @@ import pytest
 
 from engine.ai.base import make_policy, policy_rng
 from engine.mission import load_mission
-from engine.resources import sample_mission
+from engine.resources import sample_mission, sample_names
 from engine.rules.game import Game
 from engine.rules.kernel import Kernel
 from engine.rules.observation import HiddenInformationError, Observation
 from engine.rules.pieces import Piece
 
-MISSIONS = ("pitfall", "recover_the_relic", "the_long_drop", "tutorial")
+MISSIONS = tuple(sample_names())
 
 
 def _game(name: str, **options: Any) -> Game:
