@@ -18,6 +18,7 @@ TILE = 32  # squares per side of a tile of section borders (TerrainItem)
 # Tiles of borders one paint makes at most (about a millisecond each); the rest come at the next turn of the event
 # loop, so the first look at a whole 200x200 level (49 tiles, after an Open or a fill) is not one long stall.
 PAINT_TILES = 12
+NAMES_LATER_MS = 10  # a big level's names are first placed this long after its first paint, in a turn of their own
 
 
 def section_colours(level: Level, codes_grid: np.ndarray | None = None) -> dict[str, QColor]:
@@ -246,9 +247,9 @@ class SectionNamesItem(QGraphicsItem):
             if lv.width * lv.height <= PAINT_TILES * TILE * TILE or self.scene() is None:
                 self.labels()
             else:
-                # A big level's names are placed at the next turn of the event loop (a look at every feature and
-                # section): the first picture of the level comes without them, a moment sooner.
-                QTimer.singleShot(0, self.scene(), self._place_later)
+                # A big level's names are placed a moment later (a look at every feature and section), in a
+                # turn of the event loop of their own: the level's first picture comes sooner, without them.
+                QTimer.singleShot(NAMES_LATER_MS, self.scene(), self._place_later)
         # Otherwise the names stay where they were until the level scene's timer, once a burst of edits is over,
         # places them again (LevelScene._check_labels): a stroke does not place 60 names on every step.
         self._paint_names(p, lv)
