@@ -15,10 +15,12 @@ from engine.mission.model import WALL, Level
 S = 32.0  # scene units per square
 MIN_GRID_PX = 5.0  # below this many screen pixels per square the grid would only grey the map
 TILE = 32  # squares per side of a tile of section borders (TerrainItem)
-# Tiles of borders one paint makes at most (about a millisecond each); the rest come at the next turn of the event
+# Tiles of borders one paint makes at most (about a millisecond each); the rest come at a later turn of the event
 # loop, so the first look at a whole 200x200 level (49 tiles, after an Open or a fill) is not one long stall.
 PAINT_TILES = 12
-NAMES_LATER_MS = 10  # a big level's names are first placed this long after its first paint, in a turn of their own
+# A big level's names are first placed, and the borders a paint left out drawn, this long after the paint: a zero
+# delay ran them in the same turn of the event loop as the paint, one longer stall.
+LATER_MS = 10
 
 
 def section_colours(level: Level, codes_grid: np.ndarray | None = None) -> dict[str, QColor]:
@@ -177,10 +179,11 @@ class TerrainItem(QGraphicsItem):
         return out
 
     def _update_later(self) -> None:
-        """Draw again at the next turn of the event loop: the borders a paint left out come then."""
+        """Draw again a moment later, in a turn of the event loop of its own: the borders a paint left out come
+        then."""
         scene = self.scene()
         if scene is not None:
-            QTimer.singleShot(0, scene, self.update)
+            QTimer.singleShot(LATER_MS, scene, self.update)
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lv = self.level()
@@ -249,7 +252,7 @@ class SectionNamesItem(QGraphicsItem):
             else:
                 # A big level's names are placed a moment later (a look at every feature and section), in a
                 # turn of the event loop of their own: the level's first picture comes sooner, without them.
-                QTimer.singleShot(NAMES_LATER_MS, self.scene(), self._place_later)
+                QTimer.singleShot(LATER_MS, self.scene(), self._place_later)
         # Otherwise the names stay where they were until the level scene's timer, once a burst of edits is over,
         # places them again (LevelScene._check_labels): a stroke does not place 60 names on every step.
         self._paint_names(p, lv)
