@@ -90,6 +90,7 @@ class TerrainItem(QGraphicsItem):
         self._tiles: dict[tuple[int, int], list[QLineF]] = {}
         self._stale_tiles: set[tuple[int, int]] = set()  # tiles whose borders must be made again
         self.unfinished = False  # the last edges_in left out tiles still to be made
+        self._later = False  # a paint for the borders left out is on its way (_update_later)
         self._padded = np.zeros((0, 0), dtype=np.uint8)  # the codes bordered by one cell of wall
         self.setZValue(0)
         # Without this flag exposedRect is the whole item and one painted square repaints the map.
@@ -180,10 +181,15 @@ class TerrainItem(QGraphicsItem):
 
     def _update_later(self) -> None:
         """Draw again a moment later, in a turn of the event loop of its own: the borders a paint left out come
-        then."""
+        then. Until then other paints (the same turn often paints twice) make no more of them."""
         scene = self.scene()
-        if scene is not None:
-            QTimer.singleShot(LATER_MS, scene, self.update)
+        if scene is not None and not self._later:
+            self._later = True
+            QTimer.singleShot(LATER_MS, scene, self._draw_rest)
+
+    def _draw_rest(self) -> None:
+        self._later = False
+        self.update()
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lv = self.level()
@@ -220,7 +226,7 @@ class TerrainItem(QGraphicsItem):
             # Zoomed out, thousands of borders a fraction of a pixel wide: drawn aliased they look the same and
             # cost a quarter (a whole 200x200 level redrawn in 30 ms instead of 60 in a real window).
             p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        p.drawLines(self.edges_in(x0, y0, x1, y1, PAINT_TILES))
+        p.drawLines(self.edges_in(x0, y0, x1, y1, 0 if self._later else PAINT_TILES))
         if self.unfinished:
             self._update_later()
 
