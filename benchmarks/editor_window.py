@@ -24,6 +24,7 @@ Wall-clock figures on a shared machine are noisy: run it twice and compare, or c
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import os
 import shutil
@@ -444,7 +445,7 @@ def bench(real: bool, repeats: int, screenshot: str | None = None, levels: int =
     action, return the report and the stalls."""
     from PySide6.QtWidgets import QApplication
 
-    from editor.app import create_main_window
+    from editor.app import create_main_window, freeze_start_up_objects
     from engine.mission import save_mission
 
     app = QApplication.instance() or QApplication([])
@@ -453,6 +454,7 @@ def bench(real: bool, repeats: int, screenshot: str | None = None, levels: int =
         path = os.path.join(tmp, "largest.json")
         save_mission(largest_mission(levels, size, doors), path)
         window = create_main_window(None, with_lab=False)
+        freeze_start_up_objects()  # as the editor's main() does
         window.autosave_timer.stop()
         window.resize(1920, 1050)
         window.move(0, 0)
@@ -472,6 +474,7 @@ def bench(real: bool, repeats: int, screenshot: str | None = None, levels: int =
         window.close()
         return runner.report(), runner.stalls
     finally:
+        gc.unfreeze()  # a caller in the same process (a test) collects its objects as before
         shutil.rmtree(tmp, ignore_errors=True)
 
 

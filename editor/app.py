@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -67,6 +68,15 @@ def create_main_window(path: str | None = None, with_lab: bool = True, tell: boo
     return window
 
 
+def freeze_start_up_objects() -> None:
+    """Leave what exists once the window is made (modules, Qt's wrappers, the window: some 80,000 objects that
+    live as long as the process) out of every later garbage collection. A full collection otherwise walks them
+    all, 30 to 50 ms in the middle of whatever edit happened to trigger it: the longest stall of a brush stroke
+    or a fill on the largest map."""
+    gc.collect()
+    gc.freeze()
+
+
 def _install_lab(window: MainWindow) -> None:
     """Add the balance lab (editor/lab, written separately) if it is there; the editor works without it."""
     try:
@@ -98,6 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MissionFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
+    freeze_start_up_objects()
     window.show()
     if args.screenshot:
         def shoot() -> None:

@@ -74,6 +74,9 @@ class MissionDocument(QObject):
         self.issues: list[Issue] = []
         self.read_notes: list[Issue] = []  # what had to change to read the file (see open)
         self.revision = 0  # bumped on every change; autosave and previews key on it
+        # Bumped on every change but a paint of squares: what stands where (the scenes, the eraser) keys on it,
+        # so a brush stroke does not make them look again at 1,000 doors.
+        self.features_revision = 0
         self.validated_revision = -1  # the revision `issues` describe
         self.sync_validation_ms = SYNC_VALIDATION_MS
         self._batch = 0  # depth of batched() blocks
@@ -206,8 +209,10 @@ class MissionDocument(QObject):
         elif not self._timer.isActive():
             self._validate_later()  # edits arrived meanwhile and their delay has already run out
 
-    def _changed(self) -> None:
+    def _changed(self, squares_only: bool = False) -> None:
         self.revision += 1
+        if not squares_only:
+            self.features_revision += 1
         self._timer.start()
 
     def level(self, level_id: str) -> Level:
@@ -255,7 +260,7 @@ class MissionDocument(QObject):
         xs = [x for x, _ in cells]
         ys = list(by_row)
         region = QRect(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
-        self._changed()
+        self._changed(squares_only=True)
         self.terrainChanged.emit(level_id, region)
 
     def apply_rows(self, level_id: str, rows: dict[int, str], region: QRect) -> None:
@@ -265,7 +270,7 @@ class MissionDocument(QObject):
         lv = self.level(level_id)
         for y, row in rows.items():
             lv.rows[y] = row
-        self._changed()
+        self._changed(squares_only=True)
         self.terrainChanged.emit(level_id, region)
 
     def apply_insert_feature(self, kind: str, index: int, obj: Any) -> None:

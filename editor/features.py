@@ -47,6 +47,19 @@ def features_at(m: Mission, level: str, x: int, y: int, kind: str | None = None)
     return out
 
 
+def features_by_square(m: Mission, level: str) -> dict[tuple[int, int], list[tuple[str, Any]]]:
+    """Each square of a level with the features standing on it, in features_at's order: features_at for many
+    squares in one pass over the mission's features."""
+    out: dict[tuple[int, int], list[tuple[str, Any]]] = {}
+    for k, obj in iter_features(m):
+        for lv, x, y in places(k, obj):
+            if lv == level:
+                found = out.setdefault((x, y), [])
+                if not any(o is obj for _, o in found):  # a ladder with both ends on one square: once
+                    found.append((k, obj))
+    return out
+
+
 def features_in(m: Mission, level: str, squares: set[tuple[int, int]]) -> list[tuple[str, Any]]:
     """Features with at least one end inside the given squares of a level."""
     out = []

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QStatusTipEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -51,6 +51,9 @@ def scrolled(panel: QWidget) -> QScrollArea:
     return area
 
 
+REPAINT_LATER_MS = 10  # after a document is set, the window is painted this long later
+
+
 class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWindow):
     """Owns the views and docks; every change to the mission goes through the document's undo stack."""
 
@@ -95,6 +98,11 @@ class MainWindow(MenuActions, FileActions, ExportActions, HelpActions, QMainWind
     def set_document(self, doc: MissionDocument) -> None:
         """Show another document (New/Open/recovery); views and docks are rebuilt around it."""
         old = self.doc if self.doc is not doc else None
+        if old is not None and self.isVisible() and self.updatesEnabled():
+            # The new panels and maps are laid out now and painted a moment later, in a turn of the event loop of
+            # their own: on the largest mission building them and painting them were one long stall.
+            self.setUpdatesEnabled(False)
+            QTimer.singleShot(REPAINT_LATER_MS, self, lambda: self.setUpdatesEnabled(True))
         self.doc = doc
         self.ctx.doc = doc
         self.ctx.selection = None

@@ -35,19 +35,26 @@ class PaintTerrainCommand(QUndoCommand):
         rows = doc.level(level).rows
         self.old_rows: dict[int, str] = {}
         self.new_rows: dict[int, str] = {}
-        self.region = QRect()
+        # The changed rectangle as plain ints, made a QRect once: a flood fill of the largest map has thousands
+        # of runs, and a QRect.united() for each cost more than the fill itself.
+        left = top = 1 << 30
+        right = bottom = -1
         for y, row_spans in spans.items():
             if not 0 <= y < len(rows):
                 continue  # edits never go out of the grid
             old = rows[y]
-            new = old
-            for a, b, ch in sorted(row_spans):
-                a, b = max(a, 0), min(b, len(old))
+            width = len(old)
+            chars = list(old)
+            for a, b, ch in sorted(row_spans):  # in order, so a later span overwrites an earlier one
+                a, b = max(a, 0), min(b, width)
                 if a < b:
-                    new = new[:a] + ch * (b - a) + new[b:]
-                    self.region = self.region.united(QRect(a, y, b - a, 1))
+                    chars[a:b] = ch * (b - a)
+                    left, right = min(left, a), max(right, b)
+                    top, bottom = min(top, y), max(bottom, y + 1)
+            new = "".join(chars)
             if new != old:
                 self.old_rows[y], self.new_rows[y] = old, new
+        self.region = QRect(left, top, right - left, bottom - top) if right >= 0 else QRect()
 
     def redo(self) -> None:
         self.doc.apply_rows(self.level, self.new_rows, self.region)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtWidgets import (
@@ -217,29 +218,78 @@ class VictoryForm(QWidget):
 
 
 class PropertiesPanel(QTabWidget):
-    """Feature (the selected one), Mission, Squad, Genestealers and Victory tabs."""
+    """Feature (the selected one), Mission, Squad, Genestealers and Victory tabs.
+
+    A form is made when its tab is first shown or the form first asked for: an Open of a big mission then builds
+    and lays out the Mission tab only, not five forms in the same stall as the map's first picture.
+    """
+
+    _TABS = (
+        ("feature_panel", "Feature", "The selected door, entry area, exit, objective, ladder, pitfall, chute, "
+                                     "rubble or Marine: its own fields"),
+        ("mission_form", "Mission", "Title, briefing, ruleset and rule options"),
+        ("squad_form", "Squad", "Marines: ranks, weapons, deployment"),
+        ("stealer_form", "Genestealers", "Blip pool, starting blips, reinforcement schedule"),
+        ("victory_form", "Victory", "Victory conditions"),
+    )
 
     def __init__(self, doc: MissionDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.feature_panel = FeaturePanel(doc)
-        self.mission_form = MissionForm(doc)
-        self.squad_form = SquadForm(doc)
-        self.stealer_form = GenestealersForm(doc)
-        self.victory_form = VictoryForm(doc)
-        for widget, title, tip in (
-            (self.feature_panel, "Feature", "The selected door, entry area, exit, objective, ladder, pitfall, chute, "
-                                            "rubble or Marine: its own fields"),
-            (self.mission_form, "Mission", "Title, briefing, ruleset and rule options"),
-            (self.squad_form, "Squad", "Marines: ranks, weapons, deployment"),
-            (self.stealer_form, "Genestealers", "Blip pool, starting blips, reinforcement schedule"),
-            (self.victory_form, "Victory", "Victory conditions"),
-        ):
+        self.doc = doc
+        self._forms: dict[str, QWidget] = {}
+        for _name, title, tip in self._TABS:
             area = QScrollArea()
             area.setWidgetResizable(True)
-            area.setWidget(widget)
             self.addTab(area, title)
             self.setTabToolTip(self.count() - 1, tip)
+        self.currentChanged.connect(self._make_shown)
         self.setCurrentIndex(1)  # the mission, until a feature is selected
+
+    def _make_shown(self, index: int) -> None:
+        if 0 <= index < len(self._TABS):
+            self._form(self._TABS[index][0])
+
+    def _form(self, name: str) -> QWidget:
+        form = self._forms.get(name)
+        if form is None:
+            makers: dict[str, Callable[[MissionDocument], QWidget]] = {
+                "feature_panel": FeaturePanel, "mission_form": MissionForm, "squad_form": SquadForm,
+                "stealer_form": GenestealersForm, "victory_form": VictoryForm}
+            form = self._forms[name] = makers[name](self.doc)
+            area = self.widget([n for n, _, _ in self._TABS].index(name))
+            assert isinstance(area, QScrollArea)
+            area.setWidget(form)
+        return form
+
+    @property
+    def feature_panel(self) -> FeaturePanel:
+        form = self._form("feature_panel")
+        assert isinstance(form, FeaturePanel)
+        return form
+
+    @property
+    def mission_form(self) -> MissionForm:
+        form = self._form("mission_form")
+        assert isinstance(form, MissionForm)
+        return form
+
+    @property
+    def squad_form(self) -> SquadForm:
+        form = self._form("squad_form")
+        assert isinstance(form, SquadForm)
+        return form
+
+    @property
+    def stealer_form(self) -> GenestealersForm:
+        form = self._form("stealer_form")
+        assert isinstance(form, GenestealersForm)
+        return form
+
+    @property
+    def victory_form(self) -> VictoryForm:
+        form = self._form("victory_form")
+        assert isinstance(form, VictoryForm)
+        return form
 
     def show_form(self, form: QWidget) -> None:
         """Bring the tab holding this form to the front."""

@@ -82,10 +82,10 @@ _standing_cache: tuple[weakref.ref[MissionDocument] | None, int, dict[str, dict[
 
 def standing(doc: MissionDocument) -> dict[str, dict[tuple[int, int], list[str]]]:
     """level -> square -> what stands there (the features' reprs; a pitfall also on the square below it), once
-    per revision of the document for all its levels' scenes."""
+    per change of the features (not of the squares) for all its levels' scenes."""
     global _standing_cache
     cached_doc, rev, out = _standing_cache
-    if cached_doc is not None and cached_doc() is doc and rev == doc.revision:
+    if cached_doc is not None and cached_doc() is doc and rev == doc.features_revision:
         return out
     from editor.features import iter_features, places
 
@@ -99,7 +99,7 @@ def standing(doc: MissionDocument) -> dict[str, dict[tuple[int, int], list[str]]
                 below = m.level_below(lv)
                 if below is not None:
                     out.setdefault(below.id, {}).setdefault((x, y), []).append(text)
-    _standing_cache = (weakref.ref(doc), doc.revision, out)
+    _standing_cache = (weakref.ref(doc), doc.features_revision, out)
     return out
 
 

@@ -18,6 +18,9 @@ from engine.mission import Issue
 
 _to_warm: list[weakref.ref[LevelScene]] = []
 _warm_timer: QTimer | None = None
+# Tiles of section borders made per turn of the event loop while warming a level (a few ms): a whole 200x200
+# level's 49 in one turn held the window for a tenth of a second after an Open.
+WARM_TILES = 8
 
 
 def _warm_later(scene: LevelScene) -> None:
@@ -34,10 +37,12 @@ def _warm_next() -> None:
     """One level per turn of the event loop: eight zero-delay timers would all fire in one turn, a stall of
     eight levels' work."""
     while _to_warm:
-        scene = _to_warm.pop(0)()
+        ref = _to_warm.pop(0)
+        scene = ref()
         try:
             if scene is not None:
-                scene.warm()
+                if not scene.warm(WARM_TILES):
+                    _to_warm.insert(0, ref)  # the rest of its borders at the next turn
                 break
         except RuntimeError:  # the scene went with its window
             continue
@@ -84,12 +89,15 @@ class LevelScene(QGraphicsScene):
         # 200x200 level's borders and names while the designer waits.
         _warm_later(self)
 
-    def warm(self) -> None:
-        """Make the terrain's pictures and the names' places now, if anything changed since."""
+    def warm(self, tiles: int | None = None) -> bool:
+        """Make the terrain's pictures and the names' places now, if anything changed since, and the borders of
+        up to `tiles` tiles (None: all); True when nothing is left to make."""
         lv = self.doc.mission.level(self.level_id)
-        if lv is not None and lv.width:
-            self.terrain._refresh_cache(lv)
-            self.names.labels()
+        if lv is None or not lv.width:
+            return True
+        self.terrain._refresh_pictures(lv)
+        self.names.labels()
+        return self.terrain.make_tiles(tiles)
 
     # --- document echo --------------------------------------------------------------------------
     def _on_terrain(self, level: str, region: QRect) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QLineF, QRect, QRectF, Qt
+from PySide6.QtCore import QLineF, QRect, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
@@ -15,6 +15,12 @@ from engine.mission.model import WALL, Level
 S = 32.0  # scene units per square
 MIN_GRID_PX = 5.0  # below this many screen pixels per square the grid would only grey the map
 TILE = 32  # squares per side of a tile of section borders (TerrainItem)
+# Tiles of borders one paint makes at most (about a millisecond each); the rest come at a later turn of the event
+# loop, so the first look at a whole 200x200 level (49 tiles, after an Open or a fill) is not one long stall.
+PAINT_TILES = 12
+# A big level's names are first placed, and the borders a paint left out drawn, this long after the paint: a zero
+# delay ran them in the same turn of the event loop as the paint, one longer stall.
+LATER_MS = 10
 
 
 def section_colours(level: Level, codes_grid: np.ndarray | None = None) -> dict[str, QColor]:
@@ -82,6 +88,10 @@ class TerrainItem(QGraphicsItem):
         self._image = QImage()
         self._walls = QImage()
         self._tiles: dict[tuple[int, int], list[QLineF]] = {}
+        self._stale_tiles: set[tuple[int, int]] = set()  # tiles whose borders must be made again
+        self.unfinished = False  # the last edges_in left out tiles still to be made
+        self._later = False  # a paint for the borders left out is on its way (_update_later)
+        self._padded = np.zeros((0, 0), dtype=np.uint8)  # the codes bordered by one cell of wall
         self.setZValue(0)
         # Without this flag exposedRect is the whole item and one painted square repaints the map.
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption)
@@ -104,6 +114,13 @@ class TerrainItem(QGraphicsItem):
             self._dirty = QRect(region) if self._dirty is None else self._dirty.united(region)
 
     def _refresh_cache(self, lv: Level) -> None:
+        """Every picture up to date, the borders of every tile included."""
+        self._refresh_pictures(lv)
+        self.make_tiles()
+
+    def _refresh_pictures(self, lv: Level) -> None:
+        """The squares' images up to date; the tiles whose borders changed are only marked (made when drawn or
+        when the window is idle: make_tiles), so a first look at a level does not wait for all its borders."""
         shape = (lv.height, lv.width)
         if self._cache_level is not lv or self._codes.shape != shape:
             self._full = True
@@ -130,24 +147,55 @@ class TerrainItem(QGraphicsItem):
         # Walls again, alone: painted over the grid so grid lines show on floor only.
         walls = np.where(codes == WALL_CODE, np.uint32(argb(palette.WALL)), np.uint32(0))
         self._walls = image_from(walls)
-        padded = np.pad(codes, 1, constant_values=WALL_CODE)
-        for tx, ty in tiles:
-            self._tiles[(tx, ty)] = tile_boundary_lines(padded, tx, ty, min(tx + TILE, w), min(ty + TILE, h), S)
+        self._padded = np.pad(codes, 1, constant_values=WALL_CODE)
+        self._stale_tiles |= tiles
         self._cache_level, self._full, self._dirty = lv, False, None
 
-    def edges_in(self, x0: int, y0: int, x1: int, y1: int) -> list[QLineF]:
-        """The section borders of the tiles that squares [x0, x1) x [y0, y1) touch."""
+    def make_tiles(self, most: int | None = None) -> bool:
+        """Make the borders of up to `most` (None: all) tiles marked by _refresh_pictures; True when none is left."""
+        for key in sorted(self._stale_tiles)[:most]:
+            self._make_tile(key)
+        return not self._stale_tiles
+
+    def _make_tile(self, key: tuple[int, int]) -> None:
+        tx, ty = key
+        h, w = self._codes.shape
+        self._tiles[key] = tile_boundary_lines(self._padded, tx, ty, min(tx + TILE, w), min(ty + TILE, h), S)
+        self._stale_tiles.discard(key)
+
+    def edges_in(self, x0: int, y0: int, x1: int, y1: int, most: int | None = None) -> list[QLineF]:
+        """The section borders of the tiles that squares [x0, x1) x [y0, y1) touch. Of those tiles still to be
+        made, `most` (None: all) are made now and the others left out: `unfinished` then says so."""
         out: list[QLineF] = []
+        self.unfinished = False
         for ty in range(y0 // TILE * TILE, y1, TILE):
             for tx in range(x0 // TILE * TILE, x1, TILE):
+                if (tx, ty) in self._stale_tiles:
+                    if most is not None and most <= 0:
+                        self.unfinished = True
+                        continue
+                    self._make_tile((tx, ty))
+                    most = None if most is None else most - 1
                 out.extend(self._tiles.get((tx, ty), ()))
         return out
+
+    def _update_later(self) -> None:
+        """Draw again a moment later, in a turn of the event loop of its own: the borders a paint left out come
+        then. Until then other paints (the same turn often paints twice) make no more of them."""
+        scene = self.scene()
+        if scene is not None and not self._later:
+            self._later = True
+            QTimer.singleShot(LATER_MS, scene, self._draw_rest)
+
+    def _draw_rest(self) -> None:
+        self._later = False
+        self.update()
 
     def paint(self, p: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         lv = self.level()
         if lv is None or lv.width == 0:
             return
-        self._refresh_cache(lv)
+        self._refresh_pictures(lv)
         exposed = option.exposedRect if option.exposedRect.isValid() else self.boundingRect()
         x0 = max(0, int(exposed.left() // S))
         y0 = max(0, int(exposed.top() // S))
@@ -178,7 +226,9 @@ class TerrainItem(QGraphicsItem):
             # Zoomed out, thousands of borders a fraction of a pixel wide: drawn aliased they look the same and
             # cost a quarter (a whole 200x200 level redrawn in 30 ms instead of 60 in a real window).
             p.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        p.drawLines(self.edges_in(x0, y0, x1, y1))
+        p.drawLines(self.edges_in(x0, y0, x1, y1, 0 if self._later else PAINT_TILES))
+        if self.unfinished:
+            self._update_later()
 
 
 class SectionNamesItem(QGraphicsItem):
@@ -203,10 +253,20 @@ class SectionNamesItem(QGraphicsItem):
         if lv is None:
             return
         if not self._placed:
-            self.labels()
+            if lv.width * lv.height <= PAINT_TILES * TILE * TILE or self.scene() is None:
+                self.labels()
+            else:
+                # A big level's names are placed a moment later (a look at every feature and section), in a
+                # turn of the event loop of their own: the level's first picture comes sooner, without them.
+                QTimer.singleShot(LATER_MS, self.scene(), self._place_later)
         # Otherwise the names stay where they were until the level scene's timer, once a burst of edits is over,
         # places them again (LevelScene._check_labels): a stroke does not place 60 names on every step.
         self._paint_names(p, lv)
+
+    def _place_later(self) -> None:
+        if not self._placed:
+            self.labels()
+            self.update()
 
     def invalidate(self) -> None:
         """The level's squares or features changed: place the names again when next asked (not on every edit of

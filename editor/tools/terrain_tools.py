@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 
 from editor.commands import PaintTerrainCommand, RemoveFeatureCommand
-from editor.features import features_at
+from editor.features import features_by_square
 from editor.tools.base import Tool
 from engine.mission.model import WALL
 
@@ -54,27 +55,35 @@ def flood_runs(level_rows: list[str], x: int, y: int) -> list[tuple[int, int, in
         return []
     target = level_rows[y][x]
     pattern = re.compile(re.escape(target) + "+")
-    runs: dict[int, list[tuple[int, int]]] = {}
+    found: dict[int, tuple[list[tuple[int, int]], list[int]]] = {}  # row: its runs and their end columns
 
-    def row_runs(ry: int) -> list[tuple[int, int]]:
-        found = runs.get(ry)
-        if found is None:
-            found = runs[ry] = [m.span() for m in pattern.finditer(level_rows[ry])]
-        return found
+    def row_runs(ry: int) -> tuple[list[tuple[int, int]], list[int]]:
+        got = found.get(ry)
+        if got is None:
+            spans = [m.span() for m in pattern.finditer(level_rows[ry])]
+            got = found[ry] = (spans, [e for _, e in spans])
+        return got
 
-    start = next(r for r in row_runs(y) if r[0] <= x < r[1])
-    seen = {(y, start)}
-    todo = [(y, start)]
+    spans, _ = row_runs(y)
+    first = next(i for i, r in enumerate(spans) if r[0] <= x < r[1])
+    seen = {(y, first)}
+    todo = [(y, first)]
     while todo:
-        ry, (a, b) = todo.pop()
+        ry, i = todo.pop()
+        a, b = found[ry][0][i]
         for ny in (ry - 1, ry + 1):
             if not 0 <= ny < h:
                 continue
-            for run in row_runs(ny):
-                if run[0] < b and run[1] > a and (ny, run) not in seen:  # shares at least one column
-                    seen.add((ny, run))
-                    todo.append((ny, run))
-    return [(ry, a, b) for ry, (a, b) in seen]
+            spans, ends = row_runs(ny)
+            # The runs sharing at least one column: from the first that ends after column a, while they start
+            # before b (runs of a row are in order and apart).
+            j = bisect.bisect_right(ends, a)
+            while j < len(spans) and spans[j][0] < b:
+                if (ny, j) not in seen:
+                    seen.add((ny, j))
+                    todo.append((ny, j))
+                j += 1
+    return [(ry, *found[ry][0][i]) for ry, i in seen]
 
 
 class BrushTool(Tool):
@@ -132,11 +141,15 @@ class EraserTool(BrushTool):
     shortcut = "E"
     tip = "Drag to remove every feature and turn squares to wall. A stroke is one undo step."
     _macro = False  # the stroke's undo macro is open
+    # The level's features by square, with the document's features_revision and the level it was made for: one
+    # look at every feature per change of them, not one per square the stroke crosses.
+    _index: tuple[int, str, dict[tuple[int, int], list[tuple[str, Any]]]] | None = None
 
     def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
         if button != Qt.MouseButton.LeftButton:
             return
         self._macro = False
+        self._index = None
         self._stroke = next(_strokes)
         self._char = WALL
         self._last = (x, y)
@@ -150,8 +163,11 @@ class EraserTool(BrushTool):
 
     def _paint(self, scene: LevelScene, path: list[tuple[int, int]]) -> None:
         squares = {sq for p in path for sq in self.footprint(*p)}
-        found = list({id(f[1]): f for sx, sy in sorted(squares)
-                      for f in features_at(self.doc.mission, scene.level_id, sx, sy)}.values())
+        key = (self.doc.features_revision, scene.level_id)
+        if self._index is None or self._index[:2] != key:
+            self._index = (*key, features_by_square(self.doc.mission, scene.level_id))
+        index = self._index[2]
+        found = list({id(f[1]): f for sq in sorted(squares) for f in index.get(sq, ())}.values())
         paint = PaintTerrainCommand(self.doc, scene.level_id, dict.fromkeys(squares, WALL), self._stroke,
                                     text=f"{self.name} stroke")
         if not found and not paint.changes_anything():

@@ -42,7 +42,7 @@ class Level:
 
     @property
     def width(self) -> int:
-        return max((len(r) for r in self.rows), default=0)
+        return max(map(len, self.rows), default=0)
 
     def cell(self, x: int, y: int) -> str:
         """The character at (x, y); outside the grid counts as wall."""

@@ -171,3 +171,63 @@ def test_region_of_a_paint_is_what_the_terrain_is_told(qtbot) -> None:  # type: 
     scene.terrain.invalidate = lambda region=None: (told.append(region), original(region))  # type: ignore[method-assign]
     doc.undo_stack.push(PaintTerrainCommand(doc, doc.mission.levels[0].id, {(10, 12): ".", (14, 13): "."}))
     assert told and told[-1] == QRect(10, 12, 5, 2)
+
+
+def test_painting_squares_does_not_make_the_scenes_look_again_at_the_features(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from editor.scene.feature_item import standing
+
+    doc = MissionDocument(new_mission("t", 60, 60, 1))
+    level = doc.mission.levels[0].id
+    doc.undo_stack.push(AddFeatureCommand(doc, "doors", Door("D1", level, 5, 5)))
+    before = standing(doc)
+    doc.undo_stack.push(PaintTerrainCommand(doc, level, {(20, 20): "."}))
+    assert standing(doc) is before  # a paint of squares: what stands where is the same
+    doc.undo_stack.push(AddFeatureCommand(doc, "doors", Door("D2", level, 7, 5)))
+    assert (7, 5) in standing(doc)[level]
+
+
+def test_an_eraser_stroke_removes_the_features_it_crosses_once_each(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+
+    from editor.mainwindow import MainWindow
+
+    mission = new_mission("t", 60, 60, 1)
+    level = mission.levels[0].id
+    mission.levels[0].rows = ["#" + "." * 58 + "#" if 0 < y < 59 else "#" * 60 for y in range(60)]
+    mission.doors = [Door(f"D{x}", level, x, 10) for x in (5, 9, 30)]
+    doc = MissionDocument(mission)
+    window = MainWindow(doc)
+    qtbot.addWidget(window)
+    tool = window.tool_named("Eraser")
+    scene = window.views[level].scene()
+    left, none = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+    tool.press(scene, 3, 10, left, none)
+    for x in range(4, 12):
+        tool.move(scene, x, 10, left, none)
+    tool.release(scene, 11, 10, left, none)
+    assert [d.id for d in doc.mission.doors] == ["D30"]
+    assert doc.level(level).rows[10][3:12] == "#" * 9
+    doc.undo_stack.undo()
+    assert [d.id for d in doc.mission.doors] == ["D5", "D9", "D30"]
+
+
+def test_a_paint_of_a_whole_big_level_draws_its_borders_over_a_few_turns(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QImage, QPainter
+    from PySide6.QtWidgets import QStyleOptionGraphicsItem
+
+    from editor.scene.terrain_item import PAINT_TILES
+
+    doc = MissionDocument(editor_window.largest_mission(1, 200, 0))
+    scene = LevelScene(doc, doc.mission.levels[0].id)
+    lv = doc.mission.levels[0]
+    image = QImage(64, 64, QImage.Format.Format_ARGB32)
+    option = QStyleOptionGraphicsItem()
+    option.exposedRect = QRectF(0, 0, lv.width * S, lv.height * S)
+    painter = QPainter(image)
+    scene.terrain.paint(painter, option)
+    painter.end()
+    # The first picture of the 49 tiles' borders holds a few; the paint asks to be done again for the rest.
+    assert scene.terrain.unfinished and len(scene.terrain._tiles) == PAINT_TILES
+    assert scene.terrain.make_tiles()  # what the next turns make
+    drawn = scene.terrain.edges_in(0, 0, lv.width, lv.height, PAINT_TILES)
+    assert not scene.terrain.unfinished and len(scene.terrain._tiles) == 49 and drawn

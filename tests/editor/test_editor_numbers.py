@@ -57,11 +57,10 @@ def test_a_limited_total_of_1e12_opens_for_repair(config_dir, tmp_path, monkeypa
 
 def test_the_forms_take_the_schemas_ranges(window) -> None:  # type: ignore[no-untyped-def]
     from editor.dialogs import NewMissionDialog
-    from editor.docks.genestealers_form import GenestealersForm
-    from editor.docks.squad_form import SquadForm
 
-    form = window.findChild(GenestealersForm)
-    squad = window.findChild(SquadForm)
+    # A form is made when its tab is first shown or it is first asked for.
+    form = window.properties.stealer_form
+    squad = window.properties.squad_form
     assert (form.cap.minimum(), form.cap.maximum()) == number_range("genestealers", "model_cap")
     assert (form.limit_total.minimum(), form.limit_total.maximum()) == number_range("genestealers", "limited", "total")
     assert (form.start_blips.minimum(), form.start_blips.maximum()) == number_range("genestealers", "starting", "blips")
