@@ -73,7 +73,7 @@ def evaluate(state: Any) -> float:
     A finished game is +-WIN (a draw 0); otherwise MARINE per Marine alive or out, STEALER per Genestealer
     killed, less the Marines' walking cost to their goal (the nearest Marines that must escape, the objective
     then the exit with CARRIED for holding it, the nearest flamer to the section to burn, NO_WAY when none is
-    left), each distance capped at FAR.
+    left), each distance capped at FAR, and CLOCK per square they could not make up before the turn limit.
     """
     if state.is_terminal():
         winner = state.result().winner
@@ -85,23 +85,27 @@ def evaluate(state: Any) -> float:
     dist = sit.marine_goal_map()
     if dist is None or not sit.marines:
         return score
+    return score - _way_left(sit, obs, dist)
+
+
+def _way_left(sit: Situation, obs: Observation, dist: list[int]) -> float:
+    """What still separates the Marines from their goal, in squares (see `evaluate`)."""
     goal = sit.goal
     movers = sit.marines
     if goal.kind == "flame":
         # Only a flamer can burn the section: the others' distance says nothing, and without him the game is lost.
         movers = [pc for pc in movers if pc.ranged == "heavy_flamer"]
         if not movers:
-            return score - NO_WAY
+            return NO_WAY
     away = sorted(min(dist[pc.sq], FAR) if pc.sq >= 0 else FAR for pc in movers)
     if goal.kind == "escape":
-        need = max(0, goal.escapes - len(obs.escaped))
-        short = away[:need]
-        return score - sum(short) - _late(sit, short[-1] if short else 0)
+        short = away[:max(0, goal.escapes - len(obs.escaped))]
+        return sum(short) + _late(sit, short[-1] if short else 0)
     if goal.kind == "carry" and sit.marine_goal_map_is_exit():
         carrier = [min(dist[pc.sq], FAR) for pc in sit.marines if pc.carry == goal.objective and pc.sq >= 0]
         lead = carrier[0] if carrier else FAR
-        return score + CARRIED - lead - _late(sit, lead)
-    return score - away[0] - _late(sit, away[0])
+        return lead + _late(sit, lead) - CARRIED
+    return away[0] + _late(sit, away[0])
 
 
 def _late(sit: Situation, lead: int) -> float:
