@@ -15,6 +15,8 @@ from typing import Any
 from PySide6.QtCore import QThread, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
+from editor.worker_gc import no_collection_in_thread
+
 EMIT_SECONDS = 0.1
 
 
@@ -42,6 +44,7 @@ class EngineJob(QThread):
             self._last = now
             self.progressed.emit(self._games)
 
+    @no_collection_in_thread
     def run(self) -> None:
         """The thread body."""
         try:

@@ -12,6 +12,7 @@ import traceback
 
 from PySide6.QtCore import QThread, Signal
 
+from editor.worker_gc import no_collection_in_thread
 from engine.sim import BatchError, BatchSpec, GameRecord, LocalPool, RunStatus, iter_batch, prepare_spec
 
 EMIT_SECONDS = 0.1
@@ -50,6 +51,7 @@ class BatchThread(QThread):
         """True once cancel() was called."""
         return self.cancel_event.is_set()
 
+    @no_collection_in_thread
     def run(self) -> None:
         """Play every spec in turn (the thread body)."""
         for i, spec in enumerate(self.specs):

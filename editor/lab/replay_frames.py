@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QThread, Signal
 
 from editor.scene.overlay import Mark, Token
+from editor.worker_gc import no_collection_in_thread
 from engine.sim import BatchSpec, game_seed
 from engine.sim.record import GameRecord
 from engine.sim.replay import replay_states
@@ -144,6 +145,7 @@ class ReplayLoader(QThread):
         super().__init__()
         self.spec, self.index, self.row = spec, index, row
 
+    @no_collection_in_thread
     def run(self) -> None:
         """Build the frames (the thread body)."""
         try:

@@ -14,6 +14,7 @@ from editor.document import MissionDocument
 from editor.lab.lab_map import FitView
 from editor.play.marks import ATTACKS, SquareMark
 from editor.scene.terrain_item import S
+from editor.worker_gc import no_collection_in_thread
 from engine.mission import mission_from_dict
 from engine.rules.pieces import Event
 from engine.sim.choices import Choice, percent
@@ -32,6 +33,7 @@ class AiWorker(QThread):
         super().__init__()
         self.job, self.ply, self.session = job, ply, session
 
+    @no_collection_in_thread
     def run(self) -> None:
         try:
             action = self.job()
