@@ -9,7 +9,7 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from editor.scene.feature_item import square
+from editor.scene.feature_item import square, squares_around
 from editor.scene.overlay import Token
 from editor.scene.terrain_item import S
 from engine.rules.board import FACE_NAMES
@@ -42,12 +42,7 @@ class ChoicesItem(QGraphicsItem):
     def set_marks(self, marks: list[SquareMark]) -> None:
         self.prepareGeometryChange()
         self.marks = list(marks)
-        if marks:
-            xs, ys = [m.x for m in marks], [m.y for m in marks]
-            self._bounds = QRectF((min(xs) - 1) * S, (min(ys) - 1) * S,
-                                  (max(xs) - min(xs) + 3) * S, (max(ys) - min(ys) + 3) * S)
-        else:
-            self._bounds = QRectF()
+        self._bounds = squares_around((m.x, m.y) for m in marks)
         self.update()
 
     def boundingRect(self) -> QRectF:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
@@ -20,6 +21,17 @@ FACING_ANGLE = {"N": 0.0, "E": 90.0, "S": 180.0, "W": 270.0}
 def square(x: int, y: int, inset: float = 0.0) -> QRectF:
     """The scene rectangle of a square, shrunk by `inset` (a fraction of a square) on every side."""
     return QRectF((x + inset) * S, (y + inset) * S, S * (1 - 2 * inset), S * (1 - 2 * inset))
+
+
+def squares_around(squares: Iterable[tuple[int, int]]) -> QRectF:
+    """The scene rectangle holding the squares and one square all round (labels and arrows reach a little past
+    their own square); empty when there are none."""
+    pts = list(squares)
+    if not pts:
+        return QRectF()
+    xs = [x for x, _ in pts]
+    ys = [y for _, y in pts]
+    return QRectF((min(xs) - 1) * S, (min(ys) - 1) * S, (max(xs) - min(xs) + 3) * S, (max(ys) - min(ys) + 3) * S)
 
 
 def _font(p: QPainter, frac: float, bold: bool = True) -> None:
@@ -128,12 +140,7 @@ class FeatureItem(QGraphicsItem):
             self._zones_drawn = zones
             return None
         changed = [sq for sq in before.keys() | now.keys() if before.get(sq) != now.get(sq)]
-        if not changed:
-            return QRectF()
-        xs = [x for x, _ in changed]
-        ys = [y for _, y in changed]
-        # A square around them: labels and arrows reach a little past their own square.
-        return QRectF((min(xs) - 1) * S, (min(ys) - 1) * S, (max(xs) - min(xs) + 3) * S, (max(ys) - min(ys) + 3) * S)
+        return squares_around(changed)
 
     def boundingRect(self) -> QRectF:
         lv = self.doc.mission.level(self.level_id)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QBrush, QColor, QImage, QPainter, QPainterPath, QPen, 
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from editor import palette
-from editor.scene.feature_item import draw_facing, draw_text, square
+from editor.scene.feature_item import draw_facing, draw_text, square, squares_around
 from editor.scene.grid_arrays import argb, boundary_lines, image_from
 from editor.scene.overlay import Token
 from editor.scene.terrain_item import S
@@ -30,13 +30,7 @@ class _SquaresItem(QGraphicsItem):
 
     def _set_bounds(self, squares: list[tuple[int, int]]) -> None:
         self.prepareGeometryChange()
-        if not squares:
-            self._bounds = QRectF()
-            return
-        xs = [x for x, _ in squares]
-        ys = [y for _, y in squares]
-        self._bounds = QRectF((min(xs) - 1) * S, (min(ys) - 1) * S,
-                              (max(xs) - min(xs) + 3) * S, (max(ys) - min(ys) + 3) * S)
+        self._bounds = squares_around(squares)
 
 
 class IssueMarksItem(_SquaresItem):

@@ -11,7 +11,7 @@ from PySide6.QtGui import QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from editor import palette
-from editor.scene.feature_item import draw_text, square
+from editor.scene.feature_item import draw_text, square, squares_around
 from editor.scene.terrain_item import S
 from engine.mission.model import WALL, Level
 
@@ -90,13 +90,7 @@ class GameMarksItem(QGraphicsItem):
         """Replace the marks (the level tells which way each door runs)."""
         self.prepareGeometryChange()
         self.marks, self.level = list(marks), level
-        if marks:
-            xs = [m.x for m in marks]
-            ys = [m.y for m in marks]
-            self._bounds = QRectF((min(xs) - 1) * S, (min(ys) - 1) * S,
-                                  (max(xs) - min(xs) + 3) * S, (max(ys) - min(ys) + 3) * S)
-        else:
-            self._bounds = QRectF()
+        self._bounds = squares_around((m.x, m.y) for m in marks)
         self.update()
 
     def boundingRect(self) -> QRectF:
