@@ -66,6 +66,7 @@ class StrengthPanel(JobPanel):
         self.tiers.setToolTip("Skill tiers, weakest first; search:GAMES sets the look-ahead budget. A tier whose "
                               "players are not in this build is skipped with a note.")
         self.skipped: list[str] = []
+        self._people: list[tuple[str, float]] | None = None  # people_lines as last read
         self.progress = QProgressBar()
         self.verdict = QLabel("Seed, mission and workers come from the run panel.")
         self.verdict.setWordWrap(True)
@@ -208,7 +209,10 @@ class StrengthPanel(JobPanel):
                                          symbolPen=pg.mkPen(colour)))
             plot.addItem(pg.ErrorBarItem(x=x, y=y, top=group["high"] - y, bottom=y - group["low"], beam=0.15,
                                          pen=pg.mkPen(FOREGROUND)))
-        # A person's games beside the players': the Marine win rate of their games, across the whole curve.
-        for label, rate in self.people_lines():
+        # A person's games beside the players': the Marine win rate of their games, across the whole curve. The
+        # folder is read again only between checks, not at every pairing a running check finishes.
+        if self.job is None or self._people is None:
+            self._people = self.people_lines()
+        for label, rate in self._people:
             plot.addItem(pg.InfiniteLine(pos=rate, angle=0, pen=pg.mkPen(FOREGROUND, style=Qt.PenStyle.DashLine),
                                          label=label, labelOpts={"position": 0.05, "color": FOREGROUND}))
