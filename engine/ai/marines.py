@@ -78,11 +78,21 @@ class MarinePlayer(MarineMoves, MarineFire):
         sit = Situation(obs, actions)
         pending = obs.decision()
         # A Marine aboard a boarding torpedo comes out as soon as its ramp is free (docs/RULES.md, 15).
-        out = dec.find(actions, "enter") if pending is None else None
+        out = self._come_out(sit) if pending is None else None
         a = out or (self._phase(sit) if pending is None else self._decide(pending, sit))
         if a is None or a not in sit.legal:
             a = dec.find(actions, "pass") or actions[0]
         return a
+
+    @staticmethod
+    def _come_out(sit: Situation) -> Action | None:
+        """The first Marine aboard a torpedo that may come out (asked piece by piece: listing every legal action
+        to look for one would cost most of a decision)."""
+        for pc in sit.state.p.values():
+            if pc.kind == "marine" and pc.sq < 0 and pc.entry:
+                for a in sit.of(pc.id, "enter"):
+                    return a
+        return None
 
     # ------------------------------------------------------------------ sub-decisions
     def _decide(self, pending: Decision, sit: Situation) -> Action | None:
