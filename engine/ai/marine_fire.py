@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from engine.ai.marine_reactions import MarineReactions
 from engine.ai.marine_squad import _STRONG_MELEE, _Squad
 from engine.ai.situation import Situation
 from engine.rules.actions import Action, act
+from engine.rules.chances import flamer_kill_chance
 from engine.rules.moves import ASSAULT_COST, FLAME_COST, OVERWATCH_COST, SHOT_COST, UNJAM_COST
+
+
+@cache
+def _flamer_kill(ruleset: str) -> float:
+    return float(flamer_kill_chance(ruleset))
 
 
 class MarineFire(MarineReactions):
@@ -128,10 +135,11 @@ class MarineFire(MarineReactions):
         )
 
     def _section_value(self, t: int, sit: Situation) -> float | None:
-        """Expected kills of a flamer shot at square t's section: 5/6 a Genestealer, 1.5 a blip; None when a
-        Marine stands in it (the flamer kills him on a 2+), unless `burn_marine` prices him."""
+        """Expected kills of a flamer shot at square t's section: the rules' kill chance a Genestealer, 1.5 a
+        blip; None when a Marine stands in it (the flamer kills him too), unless `burn_marine` prices him."""
         st = sit.state
         occ = st.occ
+        kill = _flamer_kill(st.game.ruleset)
         v = 0.0
         for s in sit.board.section_squares(t):
             oid = occ.get(s)
@@ -143,5 +151,5 @@ class MarineFire(MarineReactions):
                     return None
                 v += self.burn_marine
             else:
-                v += 5 / 6 if kind == "stealer" else 1.5
+                v += kill if kind == "stealer" else 1.5
         return v

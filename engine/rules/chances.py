@@ -25,7 +25,12 @@ def shot_chance(state: GameState, pid: str, target: str, overwatch: bool = False
 
 def flame_chance(state: GameState, pid: str, alpha: bool = False) -> Fraction:
     """The chance that `pid`'s heavy flamer kills one Genestealer in the section it burns."""
-    ruleset = state.game.ruleset
+    return flamer_kill_chance(state.game.ruleset, alpha)
+
+
+def flamer_kill_chance(ruleset: str, alpha: bool = False) -> Fraction:
+    """The chance that a heavy flamer kills one Genestealer (`alpha`: the Alpha) in the section it burns, under
+    `ruleset` (a player reads it here rather than restating the roll)."""
     return shot_odds(ShotSpec("heavy_flamer", ruleset, alpha=alpha)).kill
 
 
