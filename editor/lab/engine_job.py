@@ -7,15 +7,19 @@ second as `progressed`, the call's return value (or its error) as `done`.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from editor.worker_gc import no_collection_in_thread
+
+if TYPE_CHECKING:
+    from engine.sim.spec import BatchSpec
 
 EMIT_SECONDS = 0.1
 
@@ -57,10 +61,18 @@ class EngineJob(QThread):
 
 
 class JobPanel(QWidget):
-    """A lab tab that runs one EngineJob at a time: Run and Cancel buttons, a form beside a chart."""
+    """A lab tab that runs one EngineJob at a time: Run and Cancel buttons, a progress bar, a form beside a chart.
 
-    def __init__(self, run_text: str, parent: QWidget | None = None) -> None:
+    `spec_source` gives the run panel's batch (mission, players, seed), `run_options` its backend, workers and
+    scheduler, which every job of the tab runs with.
+    """
+
+    def __init__(self, run_text: str, spec_source: Callable[[], BatchSpec],
+                 run_options: Callable[[], dict[str, Any]], parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.spec_source = spec_source
+        self.run_options = run_options
+        self.progress = QProgressBar()
         self.job: EngineJob | None = None
         self._old_jobs: list[EngineJob] = []
         self.run_button = QPushButton(run_text)
@@ -86,6 +98,23 @@ class JobPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(split)
+
+    def run_engine(self, work: Callable[..., Any], *args: Any, total: int, **kwargs: Any) -> None:
+        """Run `work(*args, **kwargs)` on a worker thread with the run panel's backend, workers and scheduler;
+        the progress bar counts its games up to `total`; the end reaches `_done(result, error)`."""
+        opts = self.run_options()
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(0)
+        job = EngineJob(functools.partial(
+            work, *args, backend=opts.get("backend", "local"), workers=opts.get("workers"),
+            scheduler=opts.get("scheduler"), **kwargs))
+        job.progressed.connect(self.progress.setValue)
+        job.done.connect(self._done)
+        self.launch(job)
+
+    def _done(self, result: Any, error: str) -> None:
+        """The job's end (the subclass's; it calls `job_ended` first)."""
+        raise NotImplementedError
 
     def launch(self, job: EngineJob) -> None:
         """Run `job`; its `done` must reach a slot that calls `job_ended` first."""
@@ -120,8 +149,9 @@ class JobPanel(QWidget):
 class StatusJobPanel(JobPanel):
     """A JobPanel with a status line under its form: what runs, "Cancelling…", errors in red."""
 
-    def __init__(self, run_text: str, status_text: str, parent: QWidget | None = None) -> None:
-        super().__init__(run_text, parent)
+    def __init__(self, run_text: str, status_text: str, spec_source: Callable[[], BatchSpec],
+                 run_options: Callable[[], dict[str, Any]], parent: QWidget | None = None) -> None:
+        super().__init__(run_text, spec_source, run_options, parent)
         self.status = QLabel(status_text)
         self.status.setWordWrap(True)
 

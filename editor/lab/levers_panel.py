@@ -4,7 +4,6 @@ effect on the Marine win rate (engine.tune.levers), and Tune opened on the chose
 from __future__ import annotations
 
 import copy
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +14,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QFormLayout,
     QHBoxLayout,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QTableWidget,
@@ -23,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.lab.engine_job import EngineJob, StatusJobPanel
+from editor.lab.engine_job import StatusJobPanel
 from editor.lab.plots import FOREGROUND, style_plot
 from engine.sim import BatchSpec
 from engine.tune.levers import Lever, LeversReport
@@ -41,14 +39,12 @@ class LeversPanel(StatusJobPanel):
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  mission_doc: Callable[[], dict[str, Any]], open_tune: Callable[[str, int | None, int | None], None],
                  parent: QWidget | None = None) -> None:
-        super().__init__("Run levers", "Seed, players, workers and fixed settings come from the run panel.", parent)
-        self.spec_source = spec_source
-        self.run_options = run_options
+        super().__init__("Run levers", "Seed, players, workers and fixed settings come from the run panel.",
+                         spec_source, run_options, parent)
         self.mission_doc = mission_doc
         self.open_tune = open_tune
         self.levers: list[Lever] = []
         self.report: LeversReport | None = None
-        self.progress = QProgressBar()
         self.games = QSpinBox()
         self.games.setRange(10, 1_000_000)
         self.games.setSingleStep(100)
@@ -95,21 +91,13 @@ class LeversPanel(StatusJobPanel):
         except ValueError as exc:
             self._message(str(exc), error=True)
             return False
-        opts = self.run_options()
         self.levers, self.report = [], None
         self.table.setRowCount(0)
         self.tune_button.setEnabled(False)
-        total = base.games * (1 + sum(len(steps(p)) for p in params))
-        self.progress.setRange(0, max(1, total))
-        self.progress.setValue(0)
-        job = EngineJob(functools.partial(
-            levers, base, params, doc=doc, backend=opts.get("backend", "local"), workers=opts.get("workers"),
-            scheduler=opts.get("scheduler"), on_lever=self.leverDone.emit))
-        job.progressed.connect(self.progress.setValue)
-        job.done.connect(self._done)
         self._message(f"Playing the mission and {len(params)} levers a step either way, {base.games} games a step…")
         self._draw()
-        self.launch(job)
+        total = base.games * (1 + sum(len(steps(p)) for p in params))
+        self.run_engine(levers, base, params, total=total, doc=doc, on_lever=self.leverDone.emit)
         return True
 
     def _lever(self, lever: Lever) -> None:

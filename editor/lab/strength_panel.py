@@ -4,7 +4,6 @@ look-ahead player, and tuned ones), draw the skill curve and say whether the bal
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +17,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QTableWidget,
@@ -27,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor import settings
-from editor.lab.engine_job import EngineJob, JobPanel
+from editor.lab.engine_job import JobPanel
 from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot
 from engine.sim import BatchSpec
 from engine.sim.played_games import person_results, read_played_games
@@ -45,9 +43,7 @@ class StrengthPanel(JobPanel):
 
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  parent: QWidget | None = None) -> None:
-        super().__init__("Run strength check", parent)
-        self.spec_source = spec_source
-        self.run_options = run_options
+        super().__init__("Run strength check", spec_source, run_options, parent)
         self.cells: list[Cell] = []
         self.report: StrengthReport | None = None
         self.levels: list[str] = []
@@ -67,7 +63,6 @@ class StrengthPanel(JobPanel):
                               "players are not in this build is skipped with a note.")
         self.skipped: list[str] = []
         self._people: list[tuple[str, float]] | None = None  # people_lines as last read
-        self.progress = QProgressBar()
         self.verdict = QLabel("Seed, mission and workers come from the run panel.")
         self.verdict.setWordWrap(True)
         self.table = QTableWidget(0, 0)
@@ -109,24 +104,16 @@ class StrengthPanel(JobPanel):
         except ValueError as exc:
             self.verdict.setText(f"<span style='color:#b71c1c'>{exc}</span>")
             return False
-        opts = self.run_options()
         self.levels = check_levels(tuned, tiers)
         self.skipped = check_tiers(tiers)[1]
         self.cells, self.report = [], None
         n_pairs = len(pairings(self.levels, self.full.isChecked()))
-        self.progress.setRange(0, max(1, base.games * n_pairs))
-        self.progress.setValue(0)
         self._fill_table()
         from engine.tune.strength import strength_check
 
-        job = EngineJob(functools.partial(
-            strength_check, base, tuned, matrix=self.full.isChecked(), tiers=tiers,
-            backend=opts.get("backend", "local"),
-            workers=opts.get("workers"), scheduler=opts.get("scheduler"), on_cell=self.cellDone.emit))
-        job.progressed.connect(self.progress.setValue)
-        job.done.connect(self._done)
         self.verdict.setText(f"Playing {n_pairs} pairings of {base.games} games…" + self._notes())
-        self.launch(job)
+        self.run_engine(strength_check, base, tuned, total=base.games * n_pairs, matrix=self.full.isChecked(),
+                        tiers=tiers, on_cell=self.cellDone.emit)
         return True
 
     def _cell(self, cell: Cell) -> None:

@@ -7,7 +7,6 @@ shaded). `add_tune_tabs(lab)` puts this panel and the strength check into the la
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -22,7 +21,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QTableWidget,
@@ -30,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor.lab.engine_job import EngineJob, StatusJobPanel
+from editor.lab.engine_job import StatusJobPanel
 from editor.lab.plots import FOREGROUND, SIDE_COLOURS, style_plot, translucent
 from engine.sim import BatchSpec
 from engine.tune.result import Step, TuneResult
@@ -47,9 +45,8 @@ class TunePanel(StatusJobPanel):
 
     def __init__(self, spec_source: Callable[[], BatchSpec], run_options: Callable[[], dict[str, Any]],
                  mission_doc: Callable[[], dict[str, Any]], parent: QWidget | None = None) -> None:
-        super().__init__("Tune", "Players, seed, workers and fixed settings come from the run panel.", parent)
-        self.spec_source = spec_source
-        self.run_options = run_options
+        super().__init__("Tune", "Players, seed, workers and fixed settings come from the run panel.",
+                         spec_source, run_options, parent)
         self.mission_doc = mission_doc
         self.steps: list[Step] = []
         self.result: TuneResult | None = None
@@ -90,7 +87,6 @@ class TunePanel(StatusJobPanel):
         self.save_button = QPushButton("Save tuned mission…")
         self.save_button.setEnabled(False)
         self.save_button.clicked.connect(self._save)
-        self.progress = QProgressBar()
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(["values", "games", "Marines win", "95% CI", "verdict", "spent"])
         self.table.verticalHeader().setVisible(False)
@@ -153,22 +149,15 @@ class TunePanel(StatusJobPanel):
         except ValueError as exc:
             self._message(str(exc), error=True)
             return False
-        opts = self.run_options()
         self.params, self.steps, self.result, self.base = params, [], None, base
         self.table.setRowCount(0)
         self.save_button.setEnabled(False)
-        self.progress.setRange(0, self.budget.value())
-        self.progress.setValue(0)
-        job = EngineJob(functools.partial(
-            _tune_then_lever, base, params, self.mission_doc(), target=self.target.value(),
-            tolerance=self.tolerance.value(), budget=self.budget.value(), backend=opts.get("backend", "local"),
-            workers=opts.get("workers"), scheduler=opts.get("scheduler"), on_step=self.stepped.emit))
-        job.progressed.connect(self.progress.setValue)
-        job.done.connect(self._done)
         self._message(f"Tuning {', '.join(p.name for p in params)} to {100 * self.target.value():.1f}% ± "
                       f"{100 * self.tolerance.value():.1f}%…")
         self._draw()
-        self.launch(job)
+        self.run_engine(_tune_then_lever, base, params, self.mission_doc(), total=self.budget.value(),
+                        target=self.target.value(), tolerance=self.tolerance.value(), budget=self.budget.value(),
+                        on_step=self.stepped.emit)
         return True
 
     def _step(self, s: Step) -> None:

@@ -91,7 +91,7 @@ def test_tune_bar_ends_full_and_strength_has_its_own_game_count(window, monkeypa
             jobs.append(call)
             self.progressed = self.done = type("S", (), {"connect": lambda *_: None})()
 
-    monkeypatch.setattr("editor.lab.strength_panel.EngineJob", Job)
+    monkeypatch.setattr("editor.lab.engine_job.EngineJob", Job)
     monkeypatch.setattr(strength, "launch", lambda job: None)
     assert strength.start()
     assert jobs[0].args[0].games == 50
