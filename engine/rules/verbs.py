@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from engine.mission.model import Mission, Square
+from engine.mission.model import Mission
 
 DIRS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 FACES = ("N", "E", "S", "W")
@@ -35,7 +35,20 @@ _MR = (MARINE, REACTION)
 _MRS = (MARINE, REACTION, STEALER)
 _ANY = GENERATORS
 
-Stops = Callable[[Mission], Iterable[Sequence[tuple[str, Square]]]]
+
+
+class Placed(Protocol):
+    """Where a link's square is in the mission (a Square, a one-square feature)."""
+
+    @property
+    def level(self) -> str: ...
+    @property
+    def x(self) -> int: ...
+    @property
+    def y(self) -> int: ...
+
+
+Stops = Callable[[Mission], Iterable[Sequence[tuple[str, Placed]]]]
 
 
 @dataclass(frozen=True)
@@ -80,7 +93,7 @@ class Verb:
 
 
 # The rule components a declaration may name (attribute names of GameState and keys Legal and Acting resolve).
-COMPONENTS = ("movement", "fire", "assault", "psychic", "blips")
+COMPONENTS = ("movement", "fire", "assault", "psychic", "blips")  # (GameState holds blips as blip_rules)
 LINK_PART = "movement.link_moves"  # every link's part and applier, given the verb
 LINK_ACT = "movement.act_link"
 
@@ -89,7 +102,7 @@ def _lists(part: str, *generators: str) -> dict[str, str]:
     return dict.fromkeys(generators, part)
 
 
-def _lift_stops(m: Mission) -> Iterable[Sequence[tuple[str, Square]]]:
+def _lift_stops(m: Mission) -> Iterable[Sequence[tuple[str, Placed]]]:
     return ([(e.level, e) for e in lift.entrances] for lift in m.lifts)
 
 
@@ -113,11 +126,11 @@ VERBS: tuple[Verb, ...] = (
          (2, 2), parts=_lists("fire.marine_shots", *_MR), acts="fire.act_shoot"),
     Verb("flame", "flame ID SQ", "heavy flamer, 2 AP, hits SQ's section (not past closed doors)", (2, 2),
          parts=_lists("fire.marine_weapon", *_MR), acts="fire.act_flame"),
-    Verb("overwatch", "overwatch ID", "2 AP: fire at each Genestealer action in sight", (1, 1),
+    Verb("overwatch", "overwatch ID", "2 AP: fire at the Genestealers that act in sight, until he acts again", (1, 1),
          parts=_lists("fire.marine_weapon", *_MR), acts="fire.act_overwatch", order=True),
-    Verb("guard", "guard ID", "2 AP: re-roll in close assault", (1, 1),
+    Verb("guard", "guard ID", "2 AP: re-roll a die in close assault, until he acts again", (1, 1),
          parts=_lists("assault.marine_guard", *_MR), acts="assault.act_guard", order=True),
-    Verb("unjam", "unjam ID", "clear a jammed storm bolter", (1, 1),
+    Verb("unjam", "unjam ID", "clear a jammed storm bolter (1 AP)", (1, 1),
          parts=_lists("fire.marine_weapon", *_MR), acts="fire.act_unjam", order=True),
     Verb("reload", "reload ID", "[classic] reload the heavy flamer (4 AP)", (1, 1),
          parts=_lists("fire.marine_weapon", *_MR), acts="fire.act_reload", order=True),
