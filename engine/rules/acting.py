@@ -28,6 +28,7 @@ from engine.rules.victory import Victory
 PieceAct = Callable[[Piece, Action, bool], None]  # (actor, action, paid with CP only as a reaction)
 
 _CONV_ONLY: tuple[Frame, ...] = (CONVERSION_CHECK,)
+_APPLIERS = tuple((v.name, v.acts) for v in VERBS if v.acts is not None)
 # The steps after a Genestealer's action, by its id (immutable, so shared by every state and game).
 _STEALER_HOOKS: dict[str, tuple[Frame, ...]] = {}
 
@@ -49,9 +50,7 @@ class Acting:
         components = {"movement": movement, "fire": fire, "assault": assault, "blips": blips}
         # Who applies each verb of a piece action, as engine/rules/verbs.py declares it (none of them a method of
         # this component: no reference cycle).
-        self.acts: dict[str, PieceAct] = {
-            v.name: resolve(v.acts, components, v.name) for v in VERBS if v.acts is not None
-        }
+        self.acts: dict[str, PieceAct] = {verb: resolve(ref, components, verb) for verb, ref in _APPLIERS}
 
     def piece_action(self, a: Action, reaction: bool) -> None:
         """Apply a piece action (or a psi power), then queue what follows it."""

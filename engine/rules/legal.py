@@ -24,26 +24,40 @@ from engine.rules.verbs import BLIP, GENERATORS, MARINE, REACTION, STEALER, VERB
 Part = Callable[[Piece, int, list[Action]], None]  # (piece, budget, out): lists one kind of the piece's actions
 
 
-def generator_parts(
-    components: Mapping[str, object],
-) -> tuple[dict[str, tuple[Part, ...]], dict[str, dict[str, Part]]]:
-    """For each generator (verbs.GENERATORS): its parts in the order the verbs are declared (a part listing several
-    verbs comes at its first), and the part listing each verb; the parts resolved among the components."""
-    parts: dict[str, tuple[Part, ...]] = {}
-    part_of: dict[str, dict[str, Part]] = {}
+def _plan() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, dict[str, str]]]:
+    """The generators' tables as verbs.py declares them, by part key: each key's (declared part, verb); each
+    generator's part keys in the order the verbs are declared (a part listing several verbs comes at its first);
+    the key of the part listing each verb. (Worked out once: a state's Legal only looks its parts up.)"""
+    refs: dict[str, tuple[str, str]] = {}
+    order: dict[str, tuple[str, ...]] = {}
+    key_of: dict[str, dict[str, str]] = {}
     for gen in GENERATORS:
-        made: dict[str, Part] = {}  # one callable per part named, in the order first named
-        own: dict[str, Part] = {}
+        keys: dict[str, None] = {}
+        own: dict[str, str] = {}
         for v in VERBS:
             ref = v.parts.get(gen)
             if ref is None:
                 continue
             key = f"{ref} {v.name}" if v.link is not None else ref  # (each link's part is its own)
-            if key not in made:
-                made[key] = resolve(ref, components, v.name)
-            own[v.name] = made[key]
-        parts[gen] = tuple(made.values())
-        part_of[gen] = own
+            refs.setdefault(key, (ref, v.name))
+            keys[key] = None
+            own[v.name] = key
+        order[gen] = tuple(keys)
+        key_of[gen] = own
+    return refs, order, key_of
+
+
+_REFS, _ORDER, _KEY_OF = _plan()
+
+
+def generator_parts(
+    components: Mapping[str, object],
+) -> tuple[dict[str, tuple[Part, ...]], dict[str, dict[str, Part]]]:
+    """For each generator (verbs.GENERATORS): its parts in order, and the part listing each verb; the parts resolved
+    among the components."""
+    made = {key: resolve(ref, components, verb) for key, (ref, verb) in _REFS.items()}
+    parts = {gen: tuple([made[key] for key in keys]) for gen, keys in _ORDER.items()}
+    part_of = {gen: {verb: made[key] for verb, key in own.items()} for gen, own in _KEY_OF.items()}
     return parts, part_of
 
 

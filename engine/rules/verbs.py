@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from engine.mission.model import Mission
@@ -195,11 +196,7 @@ def resolve(ref: str, components: Mapping[str, Any], verb: str) -> Any:
     """The callable a declaration names ("movement.turns") among a state's components; a link's, given its verb."""
     owner, method = ref.split(".")
     found = getattr(components[owner], method)
-    if ref in (LINK_PART, LINK_ACT):
-        from functools import partial
-
-        return partial(found, verb)
-    return found
+    return partial(found, verb) if ref in (LINK_PART, LINK_ACT) else found
 
 
 def grammar() -> str:
