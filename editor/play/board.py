@@ -16,6 +16,7 @@ from editor.play.marks import ATTACKS, SquareMark
 from editor.scene.terrain_item import S
 from editor.worker_gc import no_collection_in_thread
 from engine.mission import mission_from_dict
+from engine.rules.moves import RELOCATING
 from engine.rules.pieces import Event
 from engine.sim.choices import Choice, percent
 from engine.sim.session import PlaySession
@@ -95,7 +96,7 @@ def square_mark(x: int, y: int, cs: list[Choice], pc: object = None) -> SquareMa
     if attack:
         best = max(attack, key=lambda c: c.kill or 0)
         return SquareMark(x, y, "attack", percent(best.kill) if best.kill is not None else best.label())
-    moves = [c for c in cs if c.verb in ("move", "climb", "jump", "ride", "exit", "enter")]
+    moves = [c for c in cs if c.verb in RELOCATING]
     if moves:
         cheapest = min(moves, key=lambda c: c.cost if c.cost is not None else 99)
         if pc is not None and cheapest.cost is not None and "CP" in (text := cost_text(cheapest.cost, pc)):

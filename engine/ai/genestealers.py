@@ -46,7 +46,7 @@ from engine.rules.decisions import (
     ShoveDecision,
     TurnToFaceDecision,
 )
-from engine.rules.moves import Move, piece_moves
+from engine.rules.moves import LINK_VERBS, Move, piece_moves
 
 
 class GenestealerPlayer(GenestealerSetup):
@@ -145,7 +145,7 @@ class GenestealerPlayer(GenestealerSetup):
         t = sit.gt.hole_dest.get(s, -1)
         if t >= 0 and dm[t] + HOLE_TIE < limit:
             cands.extend((dm[t] + HOLE_TIE, (2, k), a) for k, a in _hole_moves(pc, sit))
-        if s in sit.gt.lift_dest:
+        if s in sit.gt.link_dest:
             cands.extend((dm[mv.to] + HOLE_TIE, (3, k), mv.action) for k, mv in enumerate(_rides(pc, sit))
                          if dm[mv.to] + HOLE_TIE < limit)
         return cands
@@ -299,7 +299,7 @@ class GenestealerPlayer(GenestealerSetup):
             lo = _approach(fld.dm[t], charge, self.w.standoff) + HOLE_TIE
             if lo < limit:  # (the rules are asked for the climb and jump only when one could win)
                 cands.extend((lo, (2, k, 0), t, (HOLE_TIE,), a) for k, a in _hole_moves(pc, fld.sit))
-        if pc.sq in fld.sit.gt.lift_dest:
+        if pc.sq in fld.sit.gt.link_dest:
             for k, mv in enumerate(_rides(pc, fld.sit)):
                 lo = _approach(fld.dm[mv.to], charge, self.w.standoff) + HOLE_TIE
                 cands.append((lo, (3, k, 0), mv.to, (HOLE_TIE,), mv.action))
@@ -367,8 +367,9 @@ def _hole_moves(pc: Any, sit: Situation) -> list[tuple[int, Action]]:
 
 
 def _rides(pc: Any, sit: Situation) -> list[Move]:
-    """The turbo-lift rides the rules offer the piece, each with where it comes out (asked only at an entrance)."""
-    return piece_moves(sit.state, pc.id, sit.of, ("ride",))
+    """The links (turbo-lift rides) the rules offer the piece, each with where it comes out (asked only on a link's
+    square)."""
+    return piece_moves(sit.state, pc.id, sit.of, LINK_VERBS)
 
 
 # What GenestealerPlayer._open_steps finds: (limit, steps (i, d, t, lo), closed doors (i, door id, t, lo)).

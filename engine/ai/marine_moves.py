@@ -12,7 +12,7 @@ from engine.ai.situation import Situation
 from engine.ai.tables import INF
 from engine.rules.actions import Action
 from engine.rules.board import DIR_VEC, FACE_VEC
-from engine.rules.moves import DOOR_COST, Move, piece_moves
+from engine.rules.moves import DOOR_COST, LINK_VERBS, Move, piece_moves
 
 
 class MarineMoves(MarineRoutes):
@@ -63,7 +63,7 @@ class MarineMoves(MarineRoutes):
         lad = sit.state.feat.ladder.get(pc.sq)
         if lad is not None and allowed <= D[lad] < here:
             bound = max(bound, w.progress * (here - D[lad]) - w.ap_cost)
-        for t in sit.gt.lift_dest.get(pc.sq, ()):
+        for t in sit.gt.link_dest.get(pc.sq, ()):
             if allowed <= D[t] < here:
                 bound = max(bound, w.progress * (here - D[t]) - w.ap_cost)
         if w.close_flank > 0 and sit.enemies and sit.board.doors_near(pc.sq, pc.facing):
@@ -145,7 +145,7 @@ class MarineMoves(MarineRoutes):
 _STEP_VERBS = ("move",)
 
 
-_OTHER_VERBS = ("turn", "open", "close", "climb", "ride")
+_OTHER_VERBS = ("turn", "open", "close", "climb", *LINK_VERBS)
 
 
 # _AHEAD[facing][d]: 0 when a step in direction d goes forward for that facing (positive dot product), else 1.

@@ -50,6 +50,7 @@ from engine.rules.decisions import (
     RetreatDecision,
     TurnToFaceDecision,
 )
+from engine.rules.moves import LINK_VERBS
 
 
 class MarinePlayer(MarineMoves, MarineFire):
@@ -64,7 +65,8 @@ class MarinePlayer(MarineMoves, MarineFire):
         self.w = self._weights(self.params)
         self._scorers = {
             "move": self._score_step, "turn": self._score_turn, "open": self._score_open,
-            "close": self._score_close, "climb": self._score_climb, "ride": self._score_climb,
+            "close": self._score_close, "climb": self._score_climb,
+            **dict.fromkeys(LINK_VERBS, self._score_climb),  # a link (a lift's ride) is scored as a climb
         }
 
     @staticmethod

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.mission.diagonal import diagonal_step_allowed
 from engine.rules.board import DIR_VEC, FACE_VEC, Board
-from engine.rules.moves import JUMP_COST, PIT_CLIMB_COST, RIDE_COST, ladder_cost, lift_links
+from engine.rules.moves import JUMP_COST, PIT_CLIMB_COST, ladder_cost, link_steps
 
 INF = 9999
 # Extra cost of a square a Marine would rather not cross: a pitfall he may fall through (1 in 6).
@@ -356,7 +356,7 @@ class GameTables:
                 else:
                     heavy.append((u, c))
             fu[s], fh[s] = tuple(unit), tuple(heavy) if heavy else None
-        self.lift_dest = _link_levels((fu, fh), (ru, rh), (mu, mh), feat, pf)
+        self.link_dest = _link_levels((fu, fh), (ru, rh), (mu, mh), feat, pf)
         # Where a climb or jump from s leads: up or down a ladder, else up or down a hole (-1: a bottomless one).
         self.hole_dest: dict[int, int] = {**pits, **feat.pit_up, **feat.ladder}
         # Where a jump from s lands, for the squares the rules may offer one from (Movement.hole_moves): down
@@ -434,9 +434,9 @@ def _same_price(srcs: tuple[int, ...], c: int) -> tuple[tuple[int, ...], Row | N
 
 
 def _link_levels(fwd: _Split, rev: _Split, marine_rev: _Split, feat: Any, pf: bool) -> dict[int, tuple[int, ...]]:
-    """Add the steps between levels, after each row's own steps: ladders, turbo-lifts and holes, at the rules'
-    own costs (a Genestealer's climb and drop; a Marine's climb, plus the turn he usually needs on landing).
-    Returns where a ride from each lift entrance leads."""
+    """Add the steps between levels, after each row's own steps: ladders, links (turbo-lifts) and holes, at the
+    rules' own costs (a Genestealer's climb and drop; a Marine's climb, plus the turn he usually needs on landing).
+    Returns where a link (a lift's ride) from each of its squares leads."""
     fu, fh = fwd
     ru, rh = rev
     mu, mh = marine_rev
@@ -446,20 +446,21 @@ def _link_levels(fwd: _Split, rev: _Split, marine_rev: _Split, feat: Any, pf: bo
         _add_step(fu, fh, s, t, lc)
         _add_step(ru, rh, t, s, lc)
         _add_step(mu, mh, t, s, mlc)
-    # Turbo-lifts: a ride from each entrance to each other one, the same cost for every piece.
-    lift_dest: dict[int, tuple[int, ...]] = lift_links(feat)
-    for s, ts in lift_dest.items():
-        for t in ts:
-            _add_step(fu, fh, s, t, RIDE_COST)
-            _add_step(ru, rh, t, s, RIDE_COST)
-            _add_step(mu, mh, t, s, RIDE_COST)
+    # Links (turbo-lifts): from each square of the feature to each other one, the same cost for every piece.
+    link_dest: dict[int, tuple[int, ...]] = {}
+    for s, ends in link_steps(feat).items():
+        for t, c in ends:
+            _add_step(fu, fh, s, t, c)
+            _add_step(ru, rh, t, s, c)
+            _add_step(mu, mh, t, s, c)
+        link_dest[s] = tuple(t for t, _c in ends)
     for top, below in feat.pit_down.items():
         if below >= 0:
             _add_step(fu, fh, top, below, JUMP_COST)
             _add_step(fu, fh, below, top, PIT_CLIMB_COST)
             _add_step(ru, rh, below, top, JUMP_COST)
             _add_step(ru, rh, top, below, PIT_CLIMB_COST)
-    return lift_dest
+    return link_dest
 
 
 def _add_step(unit: list[tuple[int, ...]], heavy: list[Row | None], s: int, t: int, c: int) -> None:

@@ -11,16 +11,18 @@ in engine/mission/model.py; its `_flat(...)` line here; its list in schemas/miss
 holds it in engine/rules/features.py (HELD, with the rules that give it a meaning); its legend line in
 engine/export/colours.py; its tool's row in editor/tools/kind_table.py. Also engine/mission/placement.py for a
 placement rule of its own, and a line each in README.md and editor/README.md. The Tiled writer and reader, the
-print symbol, the editor's tool, icon, map drawing and fields follow from the declaration; docs/feature-kinds.md
-says what a kind on several squares or with a rules verb takes besides (the turbo-lift: 33 files today).
+print symbol, the editor's tool, icon, map drawing and fields follow from the declaration; a placement rule that
+needs only the kind's items is declared with it (`check`). docs/feature-kinds.md says what a kind on several squares
+or with a rules verb takes besides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields, replace
 from typing import Any, get_origin, get_type_hints
 
+from engine.mission.issues import Issue
 from engine.mission.model import (
     Chute,
     DeploymentArea,
@@ -40,6 +42,7 @@ from engine.mission.model import (
 
 Json = dict[str, Any]
 End = tuple[str, Square]  # (role, square): ("", sq) for a one-square feature, ("top", sq) for a ladder's top
+Check = Callable[[list[tuple[str, Any]]], Iterator[Issue]]  # a kind's own placement rule, given (path, item) pairs
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,8 @@ class Kind:
     key: the mission attribute and document list holding them ("squad" lives in `marines`); label: one item's
     name in messages; ident: the field naming one ("id", "letter", or None); ends: the squares it stands on, each
     with its role; legend: the print legend entry of one item; tiled: the Tiled object type; derelict: the
-    Derelict token it becomes, or why it cannot."""
+    Derelict token it becomes, or why it cannot; check: its own placement rule, when it has one that needs no
+    more than its items (engine/mission/placement.py runs it with the others)."""
 
     key: str
     label: str
@@ -130,6 +134,7 @@ class Kind:
     move_end: Callable[[Any, int, Square], Any]  # a copy with end number `end` put on a square
     joins: bool = False  # a model moves between its ends (a ladder, a lift): reachability joins them
     prefix: str = ""  # a new item's id is this and a number (a simple kind's editor tool; a Tiled object with no name)
+    check: Check | None = None
 
     def name_of(self, obj: Any) -> str:
         """'door D3', 'bulkhead BH1', 'pitfall A', 'rubble' for messages."""
@@ -139,9 +144,10 @@ class Kind:
 
 
 def _flat(key: str, label: str, model: type, ident: str | None, legend: str | Callable[[Any], str],
-          tiled: str | CannotExpress, derelict: str | CannotExpress, prefix: str = "") -> Kind:
+          tiled: str | CannotExpress, derelict: str | CannotExpress, prefix: str = "",
+          check: Check | None = None) -> Kind:
     return Kind(key, label, model, ident, _one, legend if callable(legend) else _named(legend),
-                tiled, derelict, _flat_load(model), _flat_dump, _flat_move, prefix=prefix)
+                tiled, derelict, _flat_load(model), _flat_dump, _flat_move, prefix=prefix, check=check)
 
 
 def _named(name: str) -> Callable[[Any], str]:

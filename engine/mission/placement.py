@@ -520,6 +520,15 @@ def check_random_setup(c: _Ctx) -> Iterator[Issue]:
             yield Issue("REF-DUPLICATE-ID", "$.random_setup.counters", f"pitfall letter {letter} is used twice")
 
 
+def check_declared(c: _Ctx) -> Iterator[Issue]:
+    """Each kind's own rule declared with it (engine/mission/kinds.py, Kind.check), on its items the schema found
+    whole."""
+    for kind in KINDS:
+        if kind.check is not None:
+            paths = ((path_of(kind, i), obj) for i, obj in enumerate(items(c.m, kind)))
+            yield from kind.check([(path, obj) for path, obj in paths if c.ok(path)])
+
+
 def check_victory(c: _Ctx) -> Iterator[Issue]:
     # The conditions are read by engine.mission.victory, which the Derelict export shares.
     for i, v in enumerate(c.m.victory):
@@ -544,6 +553,7 @@ CHECKS = (
     check_forces,
     check_random_setup,
     check_victory,
+    check_declared,
 )
 
 
@@ -562,7 +572,7 @@ _OWN_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
     "squad": (check_deployment, check_squad),
 }
 KIND_CHECKS: dict[str, tuple[Callable[[_Ctx], Iterator[Issue]], ...]] = {
-    k.key: _OWN_CHECKS.get(k.key, ()) for k in KINDS
+    k.key: _OWN_CHECKS.get(k.key, ()) + ((check_declared,) if k.check is not None else ()) for k in KINDS
 }
 
 

@@ -22,11 +22,13 @@ from engine.rules.movement import Movement
 from engine.rules.pieces import Piece
 from engine.rules.psychic import Psychic
 from engine.rules.sight import Sight
+from engine.rules.verbs import VERBS, resolve
 from engine.rules.victory import Victory
 
 PieceAct = Callable[[Piece, Action, bool], None]  # (actor, action, paid with CP only as a reaction)
 
 _CONV_ONLY: tuple[Frame, ...] = (CONVERSION_CHECK,)
+_APPLIERS = tuple((v.name, v.acts) for v in VERBS if v.acts is not None)
 # The steps after a Genestealer's action, by its id (immutable, so shared by every state and game).
 _STEALER_HOOKS: dict[str, tuple[Frame, ...]] = {}
 
@@ -45,15 +47,10 @@ class Acting:
         self.psychic = psychic
         self.blips = blips
         self.legal = legal
-        m = movement
-        # Who applies each verb of a piece action (none of them a method of this component: no reference cycle).
-        self.acts: dict[str, PieceAct] = {
-            "move": m.act_move, "turn": m.act_turn, "stand": m.act_stand, "open": m.act_open, "close": m.act_close,
-            "exit": m.act_exit, "enter": m.act_enter, "climb": m.act_climb, "jump": m.act_jump, "ride": m.act_ride,
-            "drop": m.act_drop, "give": m.act_give, "shoot": fire.act_shoot, "flame": fire.act_flame,
-            "overwatch": fire.act_overwatch, "unjam": fire.act_unjam, "reload": fire.act_reload,
-            "assault": assault.act_assault, "guard": assault.act_guard, "reveal": blips.act_reveal,
-        }
+        components = {"movement": movement, "fire": fire, "assault": assault, "blips": blips}
+        # Who applies each verb of a piece action, as engine/rules/verbs.py declares it (none of them a method of
+        # this component: no reference cycle).
+        self.acts: dict[str, PieceAct] = {verb: resolve(ref, components, verb) for verb, ref in _APPLIERS}
 
     def piece_action(self, a: Action, reaction: bool) -> None:
         """Apply a piece action (or a psi power), then queue what follows it."""

@@ -1,38 +1,7 @@
 """Actions: small frozen values with a one-line text form ("move m1 E") and its parser (python-chess style).
 
-Grammar (tokens separated by single spaces; ids are mission ids, SQ is ``level:x,y``):
-
-    pass                      end the phase (or decline a reaction / optional choice)
-    end                       end the active piece's activation
-    move ID DIR [FACE|jump]   step N NE E SE S SW W NW; Genestealers may name a new facing (free 90°);
-                              Marines may add ``jump`` to jump into a pitfall they enter (0 AP)
-    turn ID FACE              turn to face N/E/S/W
-    shoot ID TARGET           storm bolter / assault cannon at a model id or door id
-    flame ID SQ               heavy flamer at a square (hits its whole section)
-    overwatch ID | guard ID | unjam ID | reload ID
-    assault ID TARGET         close assault on a model id or door id
-    open ID DOOR | close ID DOOR
-    enter ID                  a lurking blip/Genestealer steps onto its entry area's square, a Marine out of a
-                              boarding torpedo onto its ramp
-    exit ID                   leave the board by the exit point at the model's square
-    climb ID | jump ID        ladder / pitfall up or down; jump down a hole
-    ride ID LEVEL             turbo-lift: from the entrance the piece stands on to the lift's entrance on LEVEL
-    stand ID FACE             a prone Marine stands up
-    reveal ID                 voluntary blip conversion
-    drop ID | give ID TO      objects
-    psi POWER [ARG]           prescience | barrier SQ | storm TARGET (model/blip id, or SQ for its section)
-  decisions:
-    cp keep | cp redraw       command phase (sergeant alive)
-    setup SQ                  Pitfall set-up by the players: the next face-down counter goes on SQ
-    deploy ID SQ              set-up in a deployment area: Marine ID starts on SQ (then ``face ID FACE``)
-    alpha yes | alpha no      a revealed "3" blip becomes the Genestealer Alpha (once per game, if the mission allows)
-    lurk ENTRY                reinforcement: the Genestealer player places the next drawn blip
-    put SQ | put none         involuntary conversion: the Marine player places the next Genestealer
-    face ID FACE              pick a facing (converted Genestealer, landing Marine, turn-to-face after assault)
-    fire ID | hold ID         overwatch fire decision for one Marine
-    parry N | guardroll N | psipoints N     close-assault choices (``pass`` declines)
-    scuttle ID SQ | shove ID SQ             falling: where a model landed on is moved
-    retreat ID SQ             a Marine attacked through a hole who won or tied steps away (free)
+Tokens are separated by single spaces; ids are mission ids, SQ is ``level:x,y``. Each verb's text form, arguments
+and meaning are declared in engine/rules/verbs.py (`python -m engine.rules.verbs` prints the grammar).
 """
 
 from __future__ import annotations
@@ -40,50 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-DIRS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
-FACES = ("N", "E", "S", "W")
+from engine.rules.verbs import DIRS as DIRS
+from engine.rules.verbs import FACES as FACES
+from engine.rules.verbs import VERBS as _DECLARED
 
-# verb -> (min args, max args)
-_ARITY: dict[str, tuple[int, int]] = {
-    "pass": (0, 0),
-    "end": (0, 0),
-    "move": (2, 3),
-    "turn": (2, 2),
-    "shoot": (2, 2),
-    "flame": (2, 2),
-    "overwatch": (1, 1),
-    "guard": (1, 1),
-    "unjam": (1, 1),
-    "reload": (1, 1),
-    "assault": (2, 2),
-    "open": (2, 2),
-    "close": (2, 2),
-    "enter": (1, 1),
-    "exit": (1, 1),
-    "climb": (1, 1),
-    "jump": (1, 1),
-    "ride": (2, 2),
-    "stand": (2, 2),
-    "reveal": (1, 1),
-    "drop": (1, 1),
-    "give": (2, 2),
-    "psi": (1, 2),
-    "alpha": (1, 1),
-    "setup": (1, 1),
-    "deploy": (2, 2),
-    "cp": (1, 1),
-    "lurk": (1, 1),
-    "retreat": (2, 2),
-    "put": (1, 1),
-    "face": (2, 2),
-    "fire": (1, 1),
-    "hold": (1, 1),
-    "parry": (1, 1),
-    "guardroll": (1, 1),
-    "psipoints": (1, 1),
-    "scuttle": (2, 2),
-    "shove": (2, 2),
-}
+# verb -> (min args, max args), and the values a verb's second argument may take when they are fixed
+_ARITY: dict[str, tuple[int, int]] = {v.name: v.arity for v in _DECLARED}
+_SECOND: dict[str, tuple[str, ...]] = {v.name: v.second for v in _DECLARED if v.second is not None}
 VERBS = tuple(_ARITY)
 
 
@@ -123,7 +55,7 @@ class Action:
         return self.args[0] if self.args and self.verb not in _NO_ACTOR else None
 
 
-_NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "alpha", "setup"})
+_NO_ACTOR = frozenset(v.name for v in _DECLARED if not v.actor)
 NO_ACTOR_VERBS = _NO_ACTOR  # verbs whose first argument is not an acting piece (Action.actor is None)
 
 
@@ -211,8 +143,7 @@ def parse_action(text: str) -> Action:
         raise ValueError(f"unknown action verb {verb!r} in {text!r}")
     if not arity[0] <= len(args) <= arity[1]:
         raise ValueError(f"action {verb!r} takes {arity[0]}..{arity[1]} arguments, got {len(args)} in {text!r}")
-    if verb in ("move",) and args[1] not in DIRS:
-        raise ValueError(f"bad direction {args[1]!r} in {text!r}")
-    if verb in ("turn", "stand", "face") and args[1] not in FACES:
-        raise ValueError(f"bad facing {args[1]!r} in {text!r}")
+    allowed = _SECOND.get(verb)
+    if allowed is not None and args[1] not in allowed:
+        raise ValueError(f"bad {'direction' if allowed is DIRS else 'facing'} {args[1]!r} in {text!r}")
     return act(verb, *args)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Container
 from typing import TYPE_CHECKING, Any
 
 from engine.rules.board import Board
+from engine.rules.verbs import LINKS
 
 if TYPE_CHECKING:
     from engine.rules.game import Game
@@ -17,6 +18,10 @@ if TYPE_CHECKING:
 # (a view there covers tens to a hundred squares), two or three on a 200 x 200 open hall (the Board's
 # VIEW_CACHE_SQUARES then still has room for the views it keeps itself).
 EYE_MEMO_SQUARES = 50_000
+
+
+def _linked(verb: str) -> Callable[[Any], Container[int]]:
+    return lambda st: st.feat.links[verb]
 
 
 # Where a game holds each kind of the mission's features (engine/mission/kinds.py), as the squares a state knows
@@ -30,12 +35,13 @@ HELD: dict[str, Callable[[Any], Container[int]]] = {
     "ladders": lambda st: st.feat.ladder,
     "rubble": lambda st: st.feat.rubble,
     "chutes": lambda st: st.feat.chutes,
-    "lifts": lambda st: st.feat.lift,
     "torpedoes": lambda st: set(st.game.board.ramps.values()),
     "deployment_areas": lambda st: {t for squares in st.game.deploy_areas.values() for t in squares},
     # (a Marine aboard a boarding torpedo, off the board, is held at its ramp)
     "squad": lambda st: {pc.sq if pc.sq >= 0 else st.game.board.ramps.get(pc.entry, -1)
                          for pc in st.p.values() if pc.kind == "marine"},
+    # (a link's feature, by the squares its verb moves between)
+    **{link.kind: _linked(verb) for verb, link in LINKS.items()},
 }
 
 
@@ -50,8 +56,10 @@ class Features:
         self.ladder_top: dict[int, int] = {}
         self.rubble: dict[int, int] = {}
         self.chutes: dict[int, int] = {}
+        # link verb (engine/rules/verbs.py) -> square -> ((name, square), ...): where the verb goes from there
+        self.links: dict[str, dict[int, tuple[tuple[str, int], ...]]] = {verb: {} for verb in LINKS}
         # turbo-lift entrance -> ((level id, the lift's entrance on that level), ...) for every other level it serves
-        self.lift: dict[int, tuple[tuple[str, int], ...]] = {}
+        self.lift = self.links["ride"]
         # Squares where entering always has a consequence (a chute, a pitfall, a ladder top): with objects and
         # flames, where a step must call Movement.entered (set by finish()).
         self.on_enter: frozenset[int] = frozenset()
@@ -242,10 +250,12 @@ def draw_features(game: Game, rng: random.Random | None) -> Features:
         f.rubble[b.sq_of(r.level, r.x, r.y)] = 1
     for c in m.chutes:
         f.chutes[b.sq_of(c.level, c.x, c.y)] = 1
-    for lift in m.lifts:
-        stops = [(e.level, b.sq_of(e.level, e.x, e.y)) for e in lift.entrances]
-        for _level, s in stops:
-            f.lift[s] = tuple((lv, t) for lv, t in stops if t != s)
+    for verb, link in LINKS.items():
+        joined = f.links[verb]
+        for feature in link.stops(m):
+            stops = [(name, b.sq_of(e.level, e.x, e.y)) for name, e in feature]
+            for _name, s in stops:
+                joined[s] = tuple((n, t) for n, t in stops if t != s)
     if m.random_setup is not None and rng is not None:
         _random_setup(game, f, rng)
     for s, below in f.pit_down.items():

@@ -16,6 +16,7 @@ from engine.rules.kernel import BLIP_AP, BLIP_POOL_VALUES, MARINE_AP, STEALER_AP
 from engine.rules.options import resolve_options, rule_options
 from engine.rules.pieces import IllegalActionError
 from engine.rules.state import GameState
+from engine.rules.verbs import VERBS
 from engine.rules.victory import victory_plan
 
 __all__ = [
@@ -25,7 +26,7 @@ __all__ = [
 
 
 _KIND_INDEX = {"marine": 0, "stealer": 1, "blip": 2}
-_ORDERS = ("overwatch", "guard", "unjam", "reload", "exit", "climb", "jump", "drop", "reveal")
+_ORDERS = tuple(v.name for v in VERBS if v.order)  # the one-argument orders, interned per piece
 
 
 class Game:

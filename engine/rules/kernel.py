@@ -605,7 +605,6 @@ JUMP_COST = 1  # drop down a hole (a pitfall, or [PF] a ladder's top)
 PIT_CLIMB_COST = 3  # a Genestealer up a pitfall from below [PF]
 STAND_COST = 2  # a prone Marine stands up
 EXIT_COST = 1  # leave by an exit point
-RIDE_COST = 2  # ride a turbo-lift from one entrance to another, any piece (docs/RULES.md, 'Turbo-lift')
 # ... and of the Marines' other orders.
 OVERWATCH_COST = 2
 GUARD_COST = 2

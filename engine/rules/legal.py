@@ -9,7 +9,7 @@ lists for it?", never a second set of rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from engine.rules.actions import END, PASS, Action, act
 from engine.rules.assault import Assault
@@ -19,8 +19,46 @@ from engine.rules.kernel import GUNS, STAND_COST, Kernel
 from engine.rules.movement import Movement
 from engine.rules.pieces import Piece
 from engine.rules.psychic import Psychic
+from engine.rules.verbs import BLIP, GENERATORS, MARINE, REACTION, STEALER, VERBS, resolve
 
 Part = Callable[[Piece, int, list[Action]], None]  # (piece, budget, out): lists one kind of the piece's actions
+
+
+def _plan() -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, ...]], dict[str, dict[str, str]]]:
+    """The generators' tables as verbs.py declares them, by part key: each key's (declared part, verb); each
+    generator's part keys in the order the verbs are declared (a part listing several verbs comes at its first);
+    the key of the part listing each verb. (Worked out once: a state's Legal only looks its parts up.)"""
+    refs: dict[str, tuple[str, str]] = {}
+    order: dict[str, tuple[str, ...]] = {}
+    key_of: dict[str, dict[str, str]] = {}
+    for gen in GENERATORS:
+        keys: dict[str, None] = {}
+        own: dict[str, str] = {}
+        for v in VERBS:
+            ref = v.parts.get(gen)
+            if ref is None:
+                continue
+            key = f"{ref} {v.name}" if v.link is not None else ref  # (each link's part is its own)
+            refs.setdefault(key, (ref, v.name))
+            keys[key] = None
+            own[v.name] = key
+        order[gen] = tuple(keys)
+        key_of[gen] = own
+    return refs, order, key_of
+
+
+_REFS, _ORDER, _KEY_OF = _plan()
+
+
+def generator_parts(
+    components: Mapping[str, object],
+) -> tuple[dict[str, tuple[Part, ...]], dict[str, dict[str, Part]]]:
+    """For each generator (verbs.GENERATORS): its parts in order, and the part listing each verb; the parts resolved
+    among the components."""
+    made = {key: resolve(ref, components, verb) for key, (ref, verb) in _REFS.items()}
+    parts = {gen: tuple([made[key] for key in keys]) for gen, keys in _ORDER.items()}
+    part_of = {gen: {verb: made[key] for verb, key in own.items()} for gen, own in _KEY_OF.items()}
+    return parts, part_of
 
 
 class Legal:
@@ -30,35 +68,20 @@ class Legal:
         self.k = k
         self.game = k.game
         self.movement = movement
-        m, f, a, psi = movement, fire, assault, psychic
+        components = {"movement": movement, "fire": fire, "assault": assault, "psychic": psychic}
         # Each generator's parts after its steps, in the order they list (a reaction on CP lists no objects or
-        # powers), and the part that lists each verb. (Each part belongs to the component of its rule; the tables
-        # hold no method of this one, so a state's components hold no cycle and go at once with the state.)
-        self.marine_reaction_parts: tuple[Part, ...] = (
-            m.turns, f.marine_shots, f.marine_weapon, a.marine_guard, a.marine_blows, m.door_actions, m.marine_exit,
-            m.marine_climb, m.marine_jump, m.lift_rides,
-        )
-        self.marine_parts: tuple[Part, ...] = (*self.marine_reaction_parts, m.marine_carry, psi.archivist_powers)
-        self.stealer_parts: tuple[Part, ...] = (m.turns, a.stealer_blows, m.door_actions, m.hole_moves, m.lift_rides)
-        self.blip_parts: tuple[Part, ...] = (m.door_actions, m.hole_moves, m.lift_rides)
-        self.marine_reaction_part_of: dict[str, Part] = {
-            "turn": m.turns, "shoot": f.marine_shots, "flame": f.marine_weapon, "reload": f.marine_weapon,
-            "overwatch": f.marine_weapon, "unjam": f.marine_weapon, "guard": a.marine_guard,
-            "assault": a.marine_blows, "open": m.door_actions, "close": m.door_actions, "exit": m.marine_exit,
-            "climb": m.marine_climb, "jump": m.marine_jump, "ride": m.lift_rides,
-        }
-        self.marine_part_of: dict[str, Part] = {
-            **self.marine_reaction_part_of,
-            "drop": m.marine_carry, "give": m.marine_carry, "psi": psi.archivist_powers,
-        }
-        self.stealer_part_of: dict[str, Part] = {
-            "turn": m.turns, "assault": a.stealer_blows, "open": m.door_actions, "close": m.door_actions,
-            "climb": m.hole_moves, "jump": m.hole_moves, "ride": m.lift_rides,
-        }
-        self.blip_part_of: dict[str, Part] = {
-            "open": m.door_actions, "close": m.door_actions, "climb": m.hole_moves, "jump": m.hole_moves,
-            "ride": m.lift_rides,
-        }
+        # powers), and the part that lists each verb, as engine/rules/verbs.py declares them. (Each part belongs to
+        # the component of its rule; the tables hold no method of this one, so a state's components hold no cycle
+        # and go at once with the state.)
+        parts, part_of = generator_parts(components)
+        self.marine_reaction_parts: tuple[Part, ...] = parts[REACTION]
+        self.marine_parts: tuple[Part, ...] = parts[MARINE]
+        self.stealer_parts: tuple[Part, ...] = parts[STEALER]
+        self.blip_parts: tuple[Part, ...] = parts[BLIP]
+        self.marine_reaction_part_of: dict[str, Part] = part_of[REACTION]
+        self.marine_part_of: dict[str, Part] = part_of[MARINE]
+        self.stealer_part_of: dict[str, Part] = part_of[STEALER]
+        self.blip_part_of: dict[str, Part] = part_of[BLIP]
 
     def phase_actions(self) -> list[Action]:
         """The legal actions of the current action phase: pass, end, then every piece's own actions."""

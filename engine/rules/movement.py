@@ -19,7 +19,6 @@ from engine.rules.kernel import (
     EXIT_COST,
     JUMP_COST,
     PIT_CLIMB_COST,
-    RIDE_COST,
     STAND_COST,
     G,
     Kernel,
@@ -28,6 +27,7 @@ from engine.rules.kernel import (
 )
 from engine.rules.pieces import Piece
 from engine.rules.sight import Sight
+from engine.rules.verbs import LINKS
 from engine.rules.victory import Victory
 
 
@@ -164,14 +164,15 @@ class Movement:
         ):
             out.append(self.game.order_table(pc.id)["climb"])
 
-    def lift_rides(self, pc: Piece, budget: int, out: list[Action]) -> None:
-        """Any piece on a turbo-lift entrance rides to another entrance it may enter (2 AP)."""
-        stops = self.k.feat.lift.get(pc.sq)
-        if stops is None or budget < RIDE_COST:
+    def link_moves(self, verb: str, pc: Piece, budget: int, out: list[Action]) -> None:
+        """Any piece on a square of a link's feature (a turbo-lift entrance) moves to another square of it that it
+        may enter, for the link's cost (engine/rules/verbs.py, Link)."""
+        stops = self.k.feat.links[verb].get(pc.sq)
+        if stops is None or budget < LINKS[verb].cost:
             return
-        for level, t in stops:
+        for name, t in stops:
             if self.can_enter(pc, t):
-                out.append(act("ride", pc.id, level))
+                out.append(act(verb, pc.id, name))
 
     def marine_jump(self, pc: Piece, budget: int, out: list[Action]) -> None:
         """A Marine jumps down the pitfall he stands on ([PF] or a ladder hole) for 1 AP."""
@@ -395,13 +396,13 @@ class Movement:
         elif t in k.obj_at and pc.kind != "blip" and not pc.carry:
             k.pick_up(pc, t)
 
-    def act_ride(self, pc: Piece, a: Action, reaction: bool) -> None:
-        """The piece comes out of the lift at the entrance on the level named, facing as it did; a model there
-        picks up the object lying on it, as a step would."""
+    def act_link(self, verb: str, pc: Piece, a: Action, reaction: bool) -> None:
+        """The piece comes out on the square named, facing as it did; a model there picks up the object lying on
+        it, as a step would."""
         k = self.k
-        level = a.args[1]
-        t = next(t for lv, t in k.feat.lift[pc.sq] if lv == level)
-        k.pay(pc, RIDE_COST, reaction)
+        name = a.args[1]
+        t = next(t for n, t in k.feat.links[verb][pc.sq] if n == name)
+        k.pay(pc, LINKS[verb].cost, reaction)
         k.move(pc, t)
         if t in k.obj_at and pc.kind != "blip" and not pc.carry:
             k.pick_up(pc, t)

@@ -3,8 +3,11 @@
 Contract of `piece_moves(state, pid)`:
 
 - It lists the move-like actions the rules offer piece `pid` at this decision, in the legal generator's order:
-  steps (`move`, with a Genestealer's new facing or a declared `jump`), `turn`, door `open` / `close`, `climb`
-  (ladder, or up a pitfall), `jump` (down a hole), `ride` (a turbo-lift) and `exit`; `verbs` narrows the list.
+  steps (`move`, with a Genestealer's new facing or a declared `jump`), `turn`, door `open` / `close`, `exit`,
+  `climb` (ladder, or up a pitfall), `jump` (down a hole) and each link (`ride`: a turbo-lift); the verbs declared
+  `moves` in engine/rules/verbs.py (`MOVE_VERBS`); `verbs` narrows the list. A link (`LINK_VERBS`: a move between
+  a feature's squares at a fixed cost) is read the same way whatever its verb, so a player, the playtest and the
+  route maps handle a new one with no code of their own.
   Nothing else: every Move's `action` is legal at this decision, and an action the list leaves out is not (the
   list is read off the legal generator, `GameState.legal_actions_of`, part by part).
 - Each `Move` says where the piece stands afterwards (`to`; -1 once it leaves by an exit), which way it faces
@@ -36,11 +39,11 @@ from engine.rules.kernel import (
     JUMP_COST,
     OVERWATCH_COST,
     PIT_CLIMB_COST,
-    RIDE_COST,
     SHOT_COST,
     UNJAM_COST,
     ladder_cost,
 )
+from engine.rules.verbs import LINKS, VERBS
 
 # The costs of the orders a player weighs its moves against (what it keeps for overwatch, a shot, ...).
 __all__ = [
@@ -50,19 +53,27 @@ __all__ = [
     "FLAME_COST",
     "GUARD_COST",
     "JUMP_COST",
+    "LINK_COSTS",
+    "LINK_VERBS",
     "MOVE_VERBS",
     "OVERWATCH_COST",
     "PIT_CLIMB_COST",
+    "RELOCATING",
     "RIDE_COST",
     "SHOT_COST",
     "UNJAM_COST",
     "Move",
     "ladder_cost",
-    "lift_links",
+    "link_steps",
     "piece_moves",
 ]
 
-MOVE_VERBS: tuple[str, ...] = ("move", "turn", "open", "close", "climb", "jump", "ride", "exit")
+MOVE_VERBS: tuple[str, ...] = tuple(v.name for v in VERBS if v.moves)
+LINK_VERBS: tuple[str, ...] = tuple(LINKS)
+LINK_COSTS: dict[str, int] = {verb: link.cost for verb, link in LINKS.items()}  # AP, the same for every piece
+RIDE_COST = LINK_COSTS["ride"]  # a turbo-lift ride (docs/RULES.md, 'Turbo-lift')
+# The verbs that may take a piece to another square (the playtest marks where they lead).
+RELOCATING: frozenset[str] = frozenset(v.name for v in VERBS if v.goes)
 
 ActionsOf = Callable[[str, str], Sequence[Action]]
 
@@ -111,8 +122,8 @@ def _at_hole(state: Any, pc: Any) -> bool:
     return s in feat.ladder or s in feat.pit_up or s in feat.pit_down
 
 
-def _at_lift(state: Any, pc: Any) -> bool:
-    return pc.sq in state.feat.lift
+def _at_link(verb: str) -> Callable[[Any, Any], bool]:
+    return lambda state, pc: pc.sq in state.feat.links[verb]
 
 
 def _at_exit(state: Any, pc: Any) -> bool:
@@ -120,8 +131,8 @@ def _at_exit(state: Any, pc: Any) -> bool:
 
 
 _WHERE: dict[str, Callable[[Any, Any], bool]] = {
-    "open": _near_door, "close": _near_door, "climb": _at_hole, "jump": _at_hole, "ride": _at_lift,
-    "exit": _at_exit,
+    "open": _near_door, "close": _near_door, "climb": _at_hole, "jump": _at_hole, "exit": _at_exit,
+    **{verb: _at_link(verb) for verb in LINKS},
 }
 
 
@@ -181,16 +192,25 @@ def _jumps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
         out.append(Move(a, "jump", below, pc.facing, JUMP_COST, jump=True))
 
 
-def _rides(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
-    stops = dict(state.feat.lift[pc.sq])
-    for a in actions:
-        out.append(Move(a, "ride", stops[a.args[1]], pc.facing, RIDE_COST))
+def _links(verb: str) -> Callable[[Any, Any, Sequence[Action], list[Move]], None]:
+    cost = LINKS[verb].cost
+
+    def read(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+        stops = dict(state.feat.links[verb][pc.sq])
+        for a in actions:
+            out.append(Move(a, verb, stops[a.args[1]], pc.facing, cost))
+
+    return read
 
 
-def lift_links(feat: Any) -> dict[int, tuple[int, ...]]:
-    """Turbo-lift entrance -> the entrances a ride from it reaches (each for RIDE_COST AP, any piece): the links a
-    player's route maps add to the board's steps."""
-    return {s: tuple(t for _level, t in stops) for s, stops in feat.lift.items()}
+def link_steps(feat: Any) -> dict[int, tuple[tuple[int, int], ...]]:
+    """Square -> ((square, AP), ...): where each link (a turbo-lift's ride, ...) goes from there and for how many
+    AP (the same for every piece): the links a player's route maps add to the board's steps."""
+    out: dict[int, tuple[tuple[int, int], ...]] = {}
+    for verb, link in LINKS.items():
+        for s, stops in feat.links[verb].items():
+            out[s] = out.get(s, ()) + tuple((t, link.cost) for _name, t in stops)
+    return out
 
 
 def _exits(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
@@ -200,5 +220,5 @@ def _exits(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
 
 _READ: dict[str, Callable[[Any, Any, Sequence[Action], list[Move]], None]] = {
     "move": _steps, "turn": _turns, "open": _doors, "close": _doors, "climb": _climbs, "jump": _jumps,
-    "ride": _rides, "exit": _exits,
+    "exit": _exits, **{verb: _links(verb) for verb in LINKS},
 }

@@ -2,7 +2,8 @@
 attack's exact kill chance.
 
 Read off the rules only: the legal actions (`legal_actions_of`, `legal_actions`), the moves API
-(`engine.rules.moves.piece_moves`: destination, facing and AP of steps, turns, doors, ladders, holes and exits),
+(`engine.rules.moves.piece_moves`: destination, facing and AP of steps, turns, doors, ladders, holes, links and
+exits),
 the costs of the other orders (`engine.rules.moves`), and the exact odds (`engine.rules.chances`).
 """
 
@@ -19,8 +20,8 @@ from engine.rules.moves import (
     ASSAULT_COST,
     FLAME_COST,
     GUARD_COST,
+    LINK_COSTS,
     OVERWATCH_COST,
-    RIDE_COST,
     SHOT_COST,
     UNJAM_COST,
     piece_moves,
@@ -136,9 +137,9 @@ def decision_choices(state: GameState) -> list[Choice]:
             sq = _square_of(state, args[1])
         elif a.verb == "face" and pid is not None and len(args) > 1:
             sq = _faced(state, int(state.k.p[pid].sq), args[1])
-        elif a.verb == "ride" and pid is not None and len(args) > 1:
-            # A ride as a reaction: the lift's entrance on the level named, as in the action phase
-            sq = dict(state.feat.lift.get(state.k.p[pid].sq, ())).get(args[1], -1)
+        elif a.verb in LINK_COSTS and pid is not None and len(args) > 1:
+            # A link as a reaction (a lift's ride): the square named, as in the action phase
+            sq = dict(state.feat.links[a.verb].get(state.k.p[pid].sq, ())).get(args[1], -1)
         elif a.verb in ("retreat", "scuttle", "shove", "flame") and len(args) > 1:
             sq = _square_of(state, args[1])
         elif pid is not None:
@@ -154,7 +155,7 @@ def decision_choices(state: GameState) -> list[Choice]:
                 from engine.rules.chances import shot_chance
 
                 kill = shot_chance(state, pid, target, overwatch=True).kill
-        cost = RIDE_COST if a.verb == "ride" else None
+        cost = LINK_COSTS.get(a.verb)
         out.append(Choice(a, a.verb, pid, sq, cost, kill))
     return out
 
