@@ -29,13 +29,21 @@ FACING_TIE = 0.05
 
 def _lurk_score(w: GenestealerWeights, cost: int, locked: bool, waiting: int) -> float:
     """An entry's score for _lurk (the least wins): the map's cost at its square (#3: near the Marines or their
-    route ahead), `entry_locked` while a Marine within 6 holds it shut, `entry_crowd` per blip waiting at it
+    route ahead), `term_entry_locked` while a Marine within 6 holds it shut, `entry_crowd` per blip waiting at it
     (spread over the entries)."""
     v = float(cost)
     if locked:
-        v += w.entry_locked
+        v += term_entry_locked(w, cost)
     v += w.entry_crowd * waiting
     return v
+
+
+def term_entry_locked(w: GenestealerWeights, cost: int) -> float:
+    """A held entry keeps its blip off the board for this turn, which costs the walk the blip would have made in
+    it toward the stand-off line (#6), up to `entry_locked`. An entry already at the stand-off line (in the room
+    the Marines must reach, on the passage they must take) loses nothing by the wait, the blip would stand there
+    anyway; charging it a full turn's walk sends the blip to a free entry far off (another deck, behind a lift)."""
+    return min(w.entry_locked, max(0.0, cost - w.standoff))
 
 
 # -- the terms of the charge (#1, #4): it goes when their sum is 0 or more --------------------------------------

@@ -66,7 +66,7 @@ class GenestealerWeights:
     lead_target: float = 6.0  # in an escape mission, extra cost to strike a Marine not among those about to win it
     close_doors: float = 1.0  # 1: shut an open door that a Marine on overwatch sees, from out of his sight
     alpha_shots: float = 0.25  # what an overwatch shot on the way counts for the Alpha's charge (two dice kill it)
-    entry_locked: float = 6.0  # an entry held shut by a Marine within 6 scores this much worse for a new blip
+    entry_locked: float = 6.0  # an entry held shut by a Marine within 6 scores up to this much worse (the walk lost)
     entry_crowd: float = 2.0  # ... and this much per blip already waiting at it (spread over the entries)
     melee_target: float = 2.0  # extra walking cost to strike a Marine with a hammer or claws (#2: go round him)
 
