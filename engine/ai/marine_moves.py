@@ -83,14 +83,18 @@ class MarineMoves(MarineRoutes):
         return self._value(t, v, m.cost, r, sq.sit) - term_diagonal(self.w, m.d)
 
     def _score_turn(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
-        """A turn is worth the forward step it prepares, priced for the new facing, if that step follows now."""
+        """A turn is worth the forward step it prepares, priced for the new facing, if that step follows now.
+
+        The steps are the rules' own from his square for the new facing (`Game.steps`, in direction order; a
+        diagonal squeezed between blocked squares is left out by `diag_ok`), priced by `step_cost`: the step the
+        rules will offer once the turn is made (engine.rules.moves: a plan of two actions)."""
         sit = sq.sit
         st = sit.state
         f = m.facing
         step_cost = st.step_cost
         occ, flames, closed = st.occ, st.flames, st.closed
         best: float | None = None
-        for t, d in sit.gt.mt.step_dirs[pc.sq]:
+        for d, t, _ap in st.game.steps(pc.sq, f, "marine"):
             if _AHEAD[f][d] or t in occ or t in flames or t in st.barriers:
                 continue
             v = r.D[t]
