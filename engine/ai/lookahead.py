@@ -55,7 +55,7 @@ GENESTEALER_PLAYS: dict[str, dict[str, float]] = {
 # The score of a position, in squares of the Marines' way to their goal (evaluate).
 WIN = 1000.0  # a finished game
 MARINE = 20.0  # a Marine alive (or out)
-STEALER = 2.0  # a Genestealer killed
+STEALER = 2.0  # a Genestealer killed, while the brood can always bring more (see stealer_value)
 CARRIED = 40.0  # the objective in a Marine's hands
 FAR = 60  # a goal distance past this (or unreachable) counts as this
 CLOCK = 10.0  # a square the Marines cannot make up before the turn limit
@@ -70,7 +70,7 @@ _OTHER = {"marines": "genestealers", "genestealers": "marines"}
 def evaluate(state: Any) -> float:
     """How well the Marines stand in `state` (a look-ahead game: the player's own sample), higher is better.
 
-    A finished game is +-WIN (a draw 0); otherwise MARINE per Marine alive or out, STEALER per Genestealer
+    A finished game is +-WIN (a draw 0); otherwise MARINE per Marine alive or out, `stealer_value` per Genestealer
     killed, less the Marines' walking cost to their goal (the nearest Marines that must escape, the objective
     then the exit with CARRIED for holding it, the nearest flamer to the section to burn, NO_WAY when none is
     left), each distance capped at FAR, and CLOCK per square they could not make up before the turn limit.
@@ -81,11 +81,28 @@ def evaluate(state: Any) -> float:
     obs: Observation = state.observation("marines")
     sit = Situation(obs, [])
     score = MARINE * (len(sit.marines) + len(obs.escaped))
-    score += STEALER * sum(1 for d in obs.deaths if d.kind != "marine")
+    score += stealer_value(obs.game) * sum(1 for d in obs.deaths if d.kind != "marine")
     dist = sit.marine_goal_map()
     if dist is None or not sit.marines:
         return score
     return score - _way_left(sit, obs, dist)
+
+
+def stealer_value(game: Any) -> float:
+    """What a Genestealer killed is worth, in the units of `evaluate`: STEALER while the brood can always bring more
+    (an unlimited pool, or one counted in blips); when the mission gives the Genestealers a fixed number of
+    Genestealers and no more, each is worth as much of the squad's strength as the brood's whole number of them
+    makes it (squad size x MARINE / Genestealers in all, STEALER at least): a finite brood that trades a
+    Genestealer away has that much less to stop the Marines with."""
+    gs = game.mission.genestealers
+    limited = gs.limited
+    if limited is None or limited.unit != "stealers" or limited.total <= 0:
+        return STEALER
+    if any(r.pool == "unlimited" for r in gs.reinforcements):
+        return STEALER
+    squad: int = len(game.mission.marines.squad)
+    total: int = limited.total
+    return max(STEALER, MARINE * squad / total)
 
 
 def _way_left(sit: Situation, obs: Observation, dist: list[int]) -> float:
