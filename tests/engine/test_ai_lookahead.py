@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from engine.ai.base import make_policy, policy_rng, resolve_policy
-from engine.ai.lookahead import FAR, NO_WAY, LookaheadPlayer, evaluate
+from engine.ai.lookahead import FAR, NO_WAY, STEALER, LookaheadPlayer, evaluate, stealer_value
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.actions import parse_action
@@ -147,6 +147,34 @@ def test_the_evaluation_prefers_living_marines_and_progress() -> None:
         side = state.current_player()
         state.apply(players[side].choose(state, state.legal_view(), rngs[side]))  # type: ignore[index]
     assert abs(evaluate(state)) in (0.0, 1000.0)
+
+
+@pytest.mark.parametrize(("mission", "worth"), [("the_shaft", 5 * 20 / 9), ("recover_the_relic", 5 * 20 / 12),
+                                               ("pitfall", STEALER), ("tutorial", STEALER)])
+def test_a_genestealer_killed_is_worth_more_when_the_brood_is_finite(mission: str, worth: float) -> None:
+    """The Shaft's brood is nine Genestealers in all: the first one shot down (the Marines where they stood) raises
+    the Marines' score by a ninth of the squad's worth, far more than a square of their way. Pitfall's brood comes
+    back without end from turn 11, and the Tutorial's pool counts blips: a kill there is worth STEALER."""
+    game = _game(mission)
+    assert stealer_value(game) == pytest.approx(worth)
+    state = game.new_state(1)
+    players = {"marines": make_policy("heuristic-marines"), "genestealers": make_policy("heuristic-genestealers")}
+    rngs = {side: policy_rng(1, side) for side in players}
+
+    def kills() -> int:
+        return sum(d.kind != "marine" for d in state.deaths)
+
+    def squad() -> list[tuple[str, int]]:
+        return sorted((pid, pc.sq) for pid, pc in state.p.items() if pc.kind == "marine")
+
+    while not state.is_terminal():
+        side = state.current_player()
+        n, where, before = kills(), squad(), evaluate(state)
+        state.apply(players[side].choose(state, state.legal_view(), rngs[side]))  # type: ignore[index]
+        if kills() == n + 1 and squad() == where:
+            assert evaluate(state) - before == pytest.approx(worth)
+            return
+    raise AssertionError("no Genestealer was killed")
 
 
 def test_a_batch_plays_the_same_games_on_one_and_two_workers() -> None:
