@@ -31,9 +31,9 @@ from engine.rules.actions import Action
 from engine.rules.game import MARINE_AP
 from engine.rules.observation import Observation
 
-# The default budget of each side (docs/ai.md, "Look-ahead players": at 4 the Marines of The Long Drop were not
-# significantly better than the heuristic, at 8 they are; the Genestealers are at 4 on every sample).
-DEFAULT_GAMES = {"marines": 8, "genestealers": 4}
+# The default budget, both sides (docs/ai.md, "Look-ahead players": at 4 the Marines of The Long Drop and the
+# Genestealers of Recover the Relic were not significantly better than the heuristic, at 8 they are).
+DEFAULT_GAMES = 8
 BUDGET = "games"  # the budget knob's name: search-marines:games=8
 
 # The plays whose choices a decision compares: weight overrides on the player's own weights (the first: none).
@@ -144,7 +144,7 @@ class LookaheadPlayer:
         self.side = side
         self.params = dict(params)
         self.name = f"search-{side}"
-        self.games = max(0, int(self.params.get(BUDGET, DEFAULT_GAMES[side])))
+        self.games = max(0, int(self.params.get(BUDGET, DEFAULT_GAMES)))
         base = {k: v for k, v in self.params.items() if k != BUDGET}
         plays = MARINE_PLAYS if side == "marines" else GENESTEALER_PLAYS
         self.plays: list[Policy] = [self._heuristic({**base, **extra}) for extra in plays.values()]
@@ -213,7 +213,7 @@ register(
     "search-marines",
     search_marines,
     side="marines",
-    defaults={BUDGET: float(DEFAULT_GAMES["marines"]), **defaults(MarineWeights)},
+    defaults={BUDGET: float(DEFAULT_GAMES), **defaults(MarineWeights)},
     description="look-ahead: where the heuristic's plays (as tuned, dash, hold, fire, press) disagree, the move "
     "that scores best in sampled games to the end of the Genestealers' next turn",
 )
@@ -221,7 +221,7 @@ register(
     "search-genestealers",
     search_genestealers,
     side="genestealers",
-    defaults={BUDGET: float(DEFAULT_GAMES["genestealers"]), **defaults(GenestealerWeights)},
+    defaults={BUDGET: float(DEFAULT_GAMES), **defaults(GenestealerWeights)},
     description="look-ahead: where the heuristic's plays (as tuned, charge, gather, ambush) disagree, the move "
     "that scores best in sampled games to the end of the Marines' next turn",
 )
