@@ -109,6 +109,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     freeze_start_up_objects()
+    # Cyclic garbage is collected on the GUI thread only (a timer), never in whichever thread allocates: the
+    # validation worker's pool threads, like the lab's QThreads (editor/worker_gc.py), would otherwise destroy
+    # Qt objects outside the GUI thread.
+    from pyqtgraph.util.garbage_collector import GarbageCollector
+
+    collector = GarbageCollector(interval=1.0)  # noqa: F841 (its timer must live as long as the loop)
     window.show()
     if args.screenshot:
         def shoot() -> None:

@@ -1,10 +1,12 @@
 """Editor test fixtures: a temporary settings/recovery folder, a window on pitfall.json, no blocking dialogs.
 
-The guard fixtures are not autouse, so other tests in this folder are unaffected; the editor's
-test modules opt in with `pytestmark = pytest.mark.usefixtures("config_dir", "no_modal")`."""
+Apart from the main-thread garbage collection around every test, the guard fixtures are not autouse, so other
+tests in this folder are unaffected; the editor's test modules opt in with
+`pytestmark = pytest.mark.usefixtures("config_dir", "no_modal")`."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +14,19 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from engine.resources import sample_mission
+
+
+@pytest.fixture(autouse=True)
+def collect_on_this_thread() -> Iterator[None]:
+    """No automatic cyclic collection during an editor test, one on the main thread after it: a collection that
+    happened to run in another thread (a validation pool's feeder, a worker) would destroy the test's leftover Qt
+    objects there and crash the process later (as the editor does with its GUI-thread collector)."""
+    was = gc.isenabled()
+    gc.disable()
+    yield
+    gc.collect()
+    if was:
+        gc.enable()
 
 
 @pytest.fixture

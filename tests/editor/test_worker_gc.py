@@ -8,6 +8,7 @@ import gc
 import importlib
 import pkgutil
 import threading
+from collections.abc import Iterator
 
 import pytest
 
@@ -17,6 +18,13 @@ from PySide6.QtCore import QThread
 
 import editor
 from editor.worker_gc import no_collection_in_thread
+
+
+@pytest.fixture(autouse=True)
+def collect_on_this_thread() -> Iterator[None]:
+    """These tests are about automatic collection itself: it stays as the process has it, enabled."""
+    gc.enable()
+    yield
 
 
 def _editor_threads() -> list[type]:
