@@ -134,6 +134,14 @@ class Tool:
         self.ctx.message(f"{x},{y} is outside the map: nothing placed")
         return False
 
+    def preview_added(self, scene: LevelScene, x: int, y: int, obj: Any, allowed: tuple[str, ...] = ()) -> None:
+        """Mark square (x, y) as a place for `obj`, of this tool's kind, or not, saying the first rule it would
+        break; `allowed`: rules a half-made feature breaks only because it is half-made."""
+        broken = [i for i in self.ctx.new_issues_if_added(self.kind, obj) if i.rule not in allowed]
+        scene.set_preview([(x, y)], not broken)
+        if broken:
+            self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
+
     def tooltip(self) -> str:
         return f"{self.name} ({self.shortcut})\n{self.tip}" if self.shortcut else f"{self.name}\n{self.tip}"
 

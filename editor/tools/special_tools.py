@@ -27,22 +27,30 @@ if TYPE_CHECKING:
     from editor.scene.level_scene import LevelScene
 
 
-class LadderTool(Tool):
+class _EndsTool(Tool):
+    """A tool placing a feature whose ends are on different levels (ladder, turbo-lift): the first end clicked
+    waits in `pending`; a right click removes the tool's features on the square."""
+
+    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(ctx)
+        self.pending: Square | None = None
+
+    def remove_here(self, level: str, x: int, y: int) -> None:
+        for kind, obj in features_at(self.doc.mission, level, x, y, self.kind):
+            self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
+
+
+class LadderTool(_EndsTool):
     name = "Ladder"
     kind = "ladders"
     shortcut = "L"
     tip = ("Click the top end, then the bottom end on the level below (the view switches there). "
            "Shift+click places both ends at once, the bottom directly under the top. Right click removes; Esc cancels.")
 
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(ctx)
-        self.pending: Square | None = None
-
     def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
         m = self.doc.mission
         if button == Qt.MouseButton.RightButton:
-            for kind, obj in features_at(m, scene.level_id, x, y, "ladders"):
-                self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
+            self.remove_here(scene.level_id, x, y)
             return
         if button != Qt.MouseButton.LeftButton or not self.on_map(scene.level_id, x, y):
             return
@@ -97,10 +105,7 @@ class LadderTool(Tool):
         else:
             scene.set_preview([(x, y)], False, "no level below")
             return
-        broken = [i for i in self.ctx.new_issues_if_added("ladders", obj) if i.rule != "REF-DUPLICATE-ID"]
-        scene.set_preview([(x, y)], not broken)
-        if broken:
-            self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
+        self.preview_added(scene, x, y, obj, ("REF-DUPLICATE-ID",))
 
     def cancel(self) -> None:
         if self.pending is not None:  # New, Open and Esc with nothing half-made say nothing
@@ -111,7 +116,7 @@ class LadderTool(Tool):
         self._set_pending(None)
 
 
-class LiftTool(Tool):
+class LiftTool(_EndsTool):
     name = "Turbo-lift"
     kind = "lifts"
     shortcut = "T"
@@ -119,15 +124,10 @@ class LiftTool(Tool):
            "placed. Shift+click on a further level adds an entrance there to the last lift placed. Right click "
            "removes the lift; Esc cancels.")
 
-    def __init__(self, ctx) -> None:  # type: ignore[no-untyped-def]
-        super().__init__(ctx)
-        self.pending: Square | None = None
-
     def press(self, scene: LevelScene, x: int, y: int, button: Qt.MouseButton, mods: Qt.KeyboardModifier) -> None:
         m = self.doc.mission
         if button == Qt.MouseButton.RightButton:
-            for kind, obj in features_at(m, scene.level_id, x, y, "lifts"):
-                self.ctx.push(RemoveFeatureCommand(self.doc, kind, obj))
+            self.remove_here(scene.level_id, x, y)
             return
         if button != Qt.MouseButton.LeftButton or not self.on_map(scene.level_id, x, y):
             return
@@ -157,11 +157,7 @@ class LiftTool(Tool):
         here = Square(scene.level_id, x, y)
         other = self.pending if self.pending is not None and self.pending.level != here.level else None
         obj = Lift("?", [here, other] if other is not None else [here, here])
-        broken = [i for i in self.ctx.new_issues_if_added("lifts", obj)
-                  if i.rule not in ("REF-DUPLICATE-ID", "LIFT-LEVELS")]
-        scene.set_preview([(x, y)], not broken)
-        if broken:
-            self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
+        self.preview_added(scene, x, y, obj, ("REF-DUPLICATE-ID", "LIFT-LEVELS"))
 
     def cancel(self) -> None:
         if self.pending is not None:
@@ -208,11 +204,7 @@ class DeploymentAreaTool(Tool):
             scene.set_preview([(x, y)], False, "outside the map")
             return
         obj = DeploymentArea("?", scene.level_id, [(x, y)])
-        broken = [i for i in self.ctx.new_issues_if_added("deployment_areas", obj)
-                  if i.rule not in ("REF-DUPLICATE-ID", "AREA-EMPTY", "AREA-OVERLAP")]
-        scene.set_preview([(x, y)], not broken)
-        if broken:
-            self.ctx.message(f"would break {broken[0].rule}: {broken[0].message}")
+        self.preview_added(scene, x, y, obj, ("REF-DUPLICATE-ID", "AREA-EMPTY", "AREA-OVERLAP"))
 
 
 class ZoneTool(Tool):
