@@ -1,6 +1,24 @@
-"""Package layout: engine/ and editor/ as packages, schemas/ and sample_missions/ shipped inside engine."""
+"""Package layout: engine/ and editor/ as packages, schemas/ and sample_missions/ shipped inside engine.
+
+With HULKFORGE_COMPILE=1 the engine's hot modules (engine/compiled.py) are compiled with mypyc as well: the same
+games, faster (docs/speed.md). The build backend (packaging/backend) then brings mypy into the build.
+"""
+
+import os
+import runpy
 
 from setuptools import find_packages, setup
+
+
+def _ext_modules() -> list:
+    if os.environ.get("HULKFORGE_COMPILE", "") != "1":
+        return []
+    from mypyc.build import mypycify
+
+    # Read as a file: the engine package itself is not importable while it is being built.
+    modules = runpy.run_path(os.path.join("engine", "compiled.py"))["MODULES"]
+    return mypycify([name.replace(".", "/") + ".py" for name in modules], opt_level="3")
+
 
 setup(
     packages=[
@@ -10,4 +28,5 @@ setup(
     ],
     package_dir={"engine._schemas": "schemas", "engine._samples": "sample_missions"},
     package_data={"engine._schemas": ["*.json"], "engine._samples": ["*.json"], "editor": ["resources/*"]},
+    ext_modules=_ext_modules(),
 )

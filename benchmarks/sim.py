@@ -8,6 +8,7 @@ import time
 from collections.abc import Sequence
 
 from engine.ai.base import SIDES, default_policy, make_policy
+from engine.compiled import engine_build
 from engine.sim.local import default_workers
 from engine.sim.play import play_game
 from engine.sim.runner import build_game, tune_gc_for_games
@@ -43,6 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         actions += play_game(game, game_seed(args.seed, i), players, index=i).n_actions
     one = time.perf_counter() - t0
     print(f"mission {spec.mission}, policies {policies}")
+    print(f"engine: {engine_build()}")
     print(f"build Game: {1000 * built:.1f} ms")
     print(f"1 core (in process): {args.games / one:.1f} games/s, {actions / one:.0f} actions/s, "
           f"{actions / args.games:.0f} actions/game")

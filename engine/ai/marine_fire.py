@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+from mypy_extensions import trait
+
 from engine.ai.marine_reactions import MarineReactions
 from engine.ai.marine_squad import _STRONG_MELEE, _Squad
 from engine.ai.situation import Situation
@@ -19,6 +21,7 @@ def _flamer_kill(ruleset: str) -> float:
     return float(flamer_kill_chance(ruleset))
 
 
+@trait
 class MarineFire(MarineReactions):
     """Shots, flamer shots and blows."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import trait
+
 from engine.ai.marine_routes import MarineRoutes
 from engine.ai.marine_squad import _Route, _Squad
 from engine.ai.marine_terms import term_ap, term_diagonal, term_file, term_march, term_progress, term_side_doors
@@ -15,6 +17,7 @@ from engine.rules.board import DIR_VEC, FACE_VEC
 from engine.rules.moves import DOOR_COST, LINK_VERBS, Move, piece_moves
 
 
+@trait
 class MarineMoves(MarineRoutes):
     """The scoring of the moves the rules offer."""
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import trait
+
 from engine.ai import decisions as dec
 from engine.ai.situation import Situation, ThreatMap
 from engine.ai.tables import INF, downhill, facing_toward
@@ -13,6 +15,7 @@ from engine.rules.actions import FACES, PASS, Action, act
 from engine.rules.moves import piece_moves
 
 
+@trait
 class MarineReactions:
     """Decisions, reactions and facings; the base of the Marine player."""
 

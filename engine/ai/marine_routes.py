@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import trait
+
 from engine.ai.marine_places import _chokes, _dead_ends
 from engine.ai.marine_reactions import MarineReactions
 from engine.ai.marine_squad import WATCH_COST, _Route, _set_march, _Squad
@@ -12,6 +14,7 @@ from engine.ai.marine_terms import term_flank_exposure
 from engine.ai.tables import INF
 
 
+@trait
 class MarineRoutes(MarineReactions):
     """A Marine's route and its limits."""
 

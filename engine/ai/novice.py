@@ -65,7 +65,7 @@ class NoviceMarinePlayer(MarinePlayer):
     no cohesion, no reactions; shoots doors on overwatch, never redraws command points."""
 
     name = "novice-marines"
-    burn_marine = -4.0  # a Marine in the section lowers the shot's worth, but may be burned
+    burn_marine: float | None = -4.0  # a Marine in the section lowers the shot's worth, but may be burned
     watch_a_wall = True
 
     @staticmethod

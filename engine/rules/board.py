@@ -43,6 +43,7 @@ class Board:
 
     def __init__(self, mission: Mission) -> None:
         self.mission = mission
+        self._arc_cache: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self.level_ids = [lv.id for lv in mission.levels]
         self.level_index = {lid: i for i, lid in enumerate(self.level_ids)}
         self.W = max((lv.width for lv in mission.levels), default=1) + 2

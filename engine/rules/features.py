@@ -148,11 +148,11 @@ class Features:
 
     def arc_squares(self, b: Board, sq: int, facing: int, rng: int) -> tuple[int, ...]:
         key = (sq, facing, rng)
-        cache = b.__dict__.setdefault("_arc_cache", {})
+        cache = b._arc_cache
         out = cache.get(key)
         if out is None:
             out = cache[key] = b.arc_within(sq, facing, rng)
-        return out  # type: ignore[no-any-return]
+        return out
 
     def rubble_between(self, b: Board, a: int, t: int) -> int:
         """Rubble piles a shot passes through or into (not ones it passes diagonally beside)."""

@@ -43,8 +43,8 @@ class Fire:
         occupied = among(view, occ)
         doors = among(view, closed)
         if through:
-            occupied |= through & occ
-            doors |= through & closed
+            occupied |= occ & through
+            doors |= closed & through
         if not occupied and not doors:
             return []
         sees = self.sight.seer(pc)

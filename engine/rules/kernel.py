@@ -169,15 +169,17 @@ class Kernel:
     sustained: bool  # False only while no Marine has a sustained-fire target (set_sustained sets it)
     _scope: Scope
 
-    def __init__(self, game: Game, dice: Dice, rng: random.Random) -> None:
+    def __init__(self, game: Game, dice: Dice, rng: random.Random | None) -> None:
         """The position at the start of a game: the squad deployed, doors and objects as the mission sets them;
         this game's features, blip pile and (players' set-up) counter order drawn from rng, in that order; every
-        die of the game rolled with `dice`."""
+        die of the game rolled with `dice`. rng None: an empty kernel that copy() fills in."""
+        self.game = game
+        self.dice = dice
+        if rng is None:
+            return
         b = game.board
         mission = game.mission
         players_setup = mission.random_setup is not None and game.opts.random_setup == "players"
-        self.game = game
-        self.dice = dice
         self.feat = game._static_features or draw_features(game, None if players_setup else rng)
         self.p = {}
         self.occ = {}
@@ -252,8 +254,8 @@ class Kernel:
     def copy(self) -> Kernel:
         """An independent copy: pieces and containers copied, the game's tables and the immutable caches shared;
         no per-decision memo (a scope belongs to one state)."""
-        k = object.__new__(Kernel)
-        k.game, k.feat, k.dice = self.game, self.feat, self.dice.copy()
+        k = Kernel(self.game, self.dice.copy(), None)
+        k.feat = self.feat
         k.p = {pid: pc.copy() for pid, pc in self.p.items()}
         k.occ, k.closed, k.door_state = self.occ.copy(), self.closed.copy(), self.door_state.copy()
         k.flames, k.barriers, k.obj_at = self.flames.copy(), self.barriers.copy(), self.obj_at.copy()

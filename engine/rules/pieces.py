@@ -72,9 +72,7 @@ class Piece:
     def copy(self) -> Piece:
         # Straight-line copies (several times faster than a setattr loop): copy() is on the hot path of
         # search-based players. Keep in step with __slots__ (test_rules_basics checks it).
-        p = object.__new__(Piece)
-        p.id = self.id
-        p.kind = self.kind
+        p = Piece(self.id, self.kind)
         p.sq = self.sq
         p.facing = self.facing
         p.ap = self.ap
@@ -149,11 +147,8 @@ class Event:
 
 
 def new_event(turn: int, player: str, action: str, dice: tuple[int, ...], effects: str) -> Event:
-    """Event(turn, player, action, dice, effects), made one per applied action: filling the instance dict
-    directly skips the frozen dataclass's five object.__setattr__ calls (same fields, same order)."""
-    ev = object.__new__(Event)
-    ev.__dict__.update(turn=turn, player=player, action=action, dice=dice, effects=effects)
-    return ev
+    """Event(turn, player, action, dice, effects): the log's entries are made into Events when it is read."""
+    return Event(turn, player, action, dice, effects)
 
 
 @dataclass(frozen=True)

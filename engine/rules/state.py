@@ -16,6 +16,8 @@ import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from engine.rules import decisions as dc
 from engine.rules.acting import Acting
 from engine.rules.actions import NO_ACTOR_VERBS, Action, parse_action
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
     from engine.rules.pieces import Death, Event
 
 
+@mypyc_attr(native_class=False)  # Observation keeps a weak reference to it (native classes have none)
 class GameState:
     """One game in progress. Mutated by apply(); copy() gives an independent game sharing the Game."""
 
@@ -67,9 +70,15 @@ class GameState:
     free_square: Callable[[int], bool]
     diag_ok: Callable[[int, int], bool]
 
-    def __init__(self, game: Game, dice: Dice, rng: random.Random | None = None) -> None:
-        """A new game rolling `dice`; its set-up (features, blip pile) drawn from `rng` (by default the dice's)."""
+    def __init__(
+        self, game: Game, dice: Dice, rng: random.Random | None = None, *, kernel: Kernel | None = None
+    ) -> None:
+        """A new game rolling `dice`; its set-up (features, blip pile) drawn from `rng` (by default the dice's).
+        kernel: a copy's (copy() sets the log)."""
         self.game = game
+        if kernel is not None:
+            self._wire(kernel)
+            return
         self._wire(Kernel(game, dice, rng if rng is not None else dice.rng))
         # The event log (the `log` property): apply appends (turn, player, action, dice, effects) tuples, made into
         # Events when the log is read; _log_raw counts the tuples not made yet (always the latest entries).
@@ -149,8 +158,6 @@ class GameState:
         what that player cannot know (Kernel.redraw_hidden: for the Marines the blips' values and the pile, for the
         Genestealers the pile's order, for both the face-down Pitfall counters).
         """
-        s: GameState = object.__new__(GameState)
-        s.game = self.game
         k = self.k.copy()
         if resample_dice or hidden_from is not None:
             rng = random.Random(seed)
@@ -158,7 +165,7 @@ class GameState:
                 k.redraw_hidden(hidden_from, rng)
             if resample_dice:
                 k.dice = Dice(rng)
-        s._wire(k)
+        s = GameState(self.game, k.dice, kernel=k)
         s._log = self._log.copy()
         s._log_raw = self._log_raw
         return s
@@ -378,10 +385,6 @@ class GameState:
     @property
     def dice(self) -> Dice:
         return self.k.dice
-
-    @dice.setter
-    def dice(self, dice: Dice) -> None:
-        self.k.dice = dice
 
     @property
     def turn(self) -> int:

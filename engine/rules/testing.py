@@ -146,7 +146,7 @@ def scenario(
         else:
             k.place(bl, b.sq_of(spec[4] if len(spec) > 4 else "upper", x, y))
     k.seq = 100
-    state.dice = ScriptedDice(dice)
+    state.k.dice = ScriptedDice(dice)
     state.log.clear()
     state.touch()
     return state
