@@ -64,6 +64,6 @@ def compiled_modules() -> list[str]:
 
 
 def engine_build() -> str:
-    """'compiled (n of N modules)' or 'plain Python': what a benchmark or --version reports."""
+    """'compiled (n of N modules, mypyc)' or 'plain Python': which engine a benchmark measured."""
     n = len(compiled_modules())
     return f"compiled ({n} of {len(MODULES)} modules, mypyc)" if n else "plain Python"

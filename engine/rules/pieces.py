@@ -146,10 +146,6 @@ class Event:
     effects: str
 
 
-def new_event(turn: int, player: str, action: str, dice: tuple[int, ...], effects: str) -> Event:
-    """Event(turn, player, action, dice, effects): the log's entries are made into Events when it is read."""
-    return Event(turn, player, action, dice, effects)
-
 
 @dataclass(frozen=True)
 class Death:

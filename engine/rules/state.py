@@ -33,7 +33,7 @@ from engine.rules.legal import Legal
 from engine.rules.movement import Movement
 from engine.rules.observation import Observation
 from engine.rules.phases import Phases
-from engine.rules.pieces import BlipView, GameResult, IllegalActionError, ModelView, Piece, new_event
+from engine.rules.pieces import BlipView, Event, GameResult, IllegalActionError, ModelView, Piece
 from engine.rules.psychic import Psychic
 from engine.rules.sight import Sight
 from engine.rules.victory import Victory
@@ -41,7 +41,7 @@ from engine.rules.victory import Victory
 if TYPE_CHECKING:
     from engine.rules.features import Features
     from engine.rules.game import Game
-    from engine.rules.pieces import Death, Event
+    from engine.rules.pieces import Death
 
 
 @mypyc_attr(native_class=False)  # Observation keeps a weak reference to it (native classes have none)
@@ -438,7 +438,7 @@ class GameState:
             while left and i >= 0:
                 e = raw[i]
                 if type(e) is tuple:
-                    raw[i] = new_event(*e)
+                    raw[i] = Event(*e)
                     left -= 1
                 i -= 1
             self._log_raw = 0
