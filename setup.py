@@ -1,7 +1,8 @@
 """Package layout: engine/ and editor/ as packages, schemas/ and sample_missions/ shipped inside engine.
 
 With HULKFORGE_COMPILE=1 the engine's hot modules (engine/compiled.py) are compiled with mypyc as well: the same
-games, faster (docs/speed.md). The build backend (packaging/backend) then brings mypy into the build.
+games, faster (docs/speed.md). The build backend (packaging/backend) decides: it compiles a normal install when the
+machine can, brings mypy into that build and sets the variable for it.
 """
 
 import os

@@ -1,12 +1,17 @@
-"""Benchmark: `python -m benchmarks.sim [--mission pitfall] [--games N]` prints games/s per core and pooled."""
+"""Benchmark: `python -m benchmarks.sim [--mission pitfall] [--games N] [--installed]` prints games/s per core and
+pooled, of the checkout's engine or (--installed) of the one installed in this environment, compiled by default."""
 
 from __future__ import annotations
 
 import argparse
 import resource
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
+import engine
 from engine.ai.base import SIDES, default_policy, make_policy
 from engine.compiled import engine_build
 from engine.sim.local import default_workers
@@ -29,7 +34,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=None, help="pool size (default: one per CPU)")
     for side in SIDES:
         p.add_argument(f"--{side}", default=None, help=f"policy for the {side} (default as in simulate)")
+    p.add_argument("--installed", action="store_true",
+                   help="measure the engine installed in this environment (`pip install .`: compiled when the "
+                        "machine can, docs/speed.md) instead of the checkout's sources")
     args = p.parse_args(argv)
+    if args.installed:
+        if not sys.flags.safe_path:
+            # Again, with -P: neither the checkout nor the current directory goes on sys.path, so `engine` is
+            # the installed package (the pool's workers inherit the path).
+            rest = list(sys.argv[1:] if argv is None else argv)
+            return subprocess.call([sys.executable, "-P", str(Path(__file__).resolve()), *rest])
+        checkout = Path(__file__).resolve().parents[1]
+        if Path(engine.__file__).resolve().is_relative_to(checkout):
+            p.error(f"the engine installed here is the checkout itself ({checkout}: an editable install)")
     policies = {side: getattr(args, side) or default_policy(side) for side in SIDES}
     spec = BatchSpec(games=args.games, seed=args.seed, mission=mission_path(args.mission), policies=policies)
 

@@ -28,6 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from engine.compiled import engine_build
+
 if TYPE_CHECKING:
     from editor.mainwindow import MainWindow
 
@@ -145,7 +147,7 @@ def about_text() -> str:
     except importlib.metadata.PackageNotFoundError:
         version = "(not installed)"
     return (f"<b>hulkforge {version}</b><p>A Space Hulk mission editor and Monte Carlo simulator.</p>"
-            f"<p>Python {platform.python_version()}, Qt {PySide6.QtCore.qVersion()}, "
+            f"<p>Engine: {engine_build()}. Python {platform.python_version()}, Qt {PySide6.QtCore.qVersion()}, "
             f"PySide6 {PySide6.__version__}. MIT licence.</p>")
 
 

@@ -52,6 +52,28 @@ def _available() -> dict[str, str]:
     return out
 
 
+def _version() -> str:
+    """The release, and whether this install runs the compiled engine (docs/speed.md)."""
+    from engine.compiled import engine_build
+
+    return f"hulkforge {__version__}\nengine: {engine_build()}"
+
+
+def _version_action() -> type[argparse.Action]:
+    import argparse
+
+    class VersionAction(argparse.Action):
+        # argparse's own "version" action would look the engine's build up for every command, not only this one
+        def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+            super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+        def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+            print(_version())
+            parser.exit()
+
+    return VersionAction
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
     import importlib
@@ -59,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hulkforge", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--version", action="version", version=f"hulkforge {__version__}")
+    parser.add_argument("--version", action=_version_action(), help="show the release and the engine's build, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in _available().values():
         importlib.import_module(module).add_parser(sub)
@@ -102,7 +124,7 @@ def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list == ["--version"]:
         # Answer before building the parser, which imports every command module.
-        print(f"hulkforge {__version__}")
+        print(_version())
         return 0
     parser = build_parser()
     args = parser.parse_args(args_list)

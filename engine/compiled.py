@@ -1,4 +1,4 @@
-"""The modules a compiled install builds with mypyc (`HULKFORGE_COMPILE=1 pip install .`, docs/speed.md), and
+"""The modules an install compiles with mypyc (`pip install .` does when the machine can, docs/speed.md), and
 whether this process runs them compiled.
 
 Compiled or not, a module is the same source and plays the same games: mypyc turns typed Python into a C extension

@@ -32,7 +32,8 @@ size=$(du -sh "$bundle" | cut -f1)
 echo "==== frozen app checks ($exe)"
 t0=$(date +%s)
 want="hulkforge $(cd "$root" && sed -n 's/^__version__ = "\(.*\)"/\1/p' engine/__init__.py)"
-got=$(app --version 2>&1) && [ "$got" = "$want" ] && pass "--version: $got" || bad "--version: '$got', expected '$want'"
+got=$(app --version 2>&1) && [ "$(head -1 <<<"$got")" = "$want" ] && grep -q '^engine: ' <<<"$got" \
+  && pass "--version: $(tr '\n' ' ' <<<"$got")" || bad "--version: '$got', expected '$want' and the engine's build"
 
 mapfile -t samples < <(app samples)
 if [ "${#samples[@]}" -ge 1 ]; then

@@ -39,7 +39,7 @@ def test_help_is_the_last_menu_with_manual_shortcuts_and_about(qtbot, pitfall_pa
     shown: list[str] = []
     monkeypatch.setattr(QMessageBox, "about", lambda parent, title, text: shown.append(text))
     w.show_about()
-    assert shown and "hulkforge" in shown[0] and "Qt" in shown[0]
+    assert shown and "hulkforge" in shown[0] and "Qt" in shown[0] and "Engine: plain Python" in shown[0]
     w.close()
 
 

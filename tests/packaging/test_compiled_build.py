@@ -1,5 +1,6 @@
-"""The optional compiled engine (docs/speed.md): what it compiles, how the build asks for mypyc, what the plain
-checkout runs. CI builds it and replays the golden games with it (.ci/run); these pin the pieces."""
+"""The compiled engine (docs/speed.md): what it compiles, when a build compiles and when it falls back to plain
+Python, what the checkout runs. CI installs it and replays the golden games with it (.ci/run); these pin the
+pieces."""
 
 from __future__ import annotations
 
@@ -43,26 +44,74 @@ def test_the_checkout_runs_plain_python() -> None:
     assert engine_build() == "plain Python"
 
 
-def test_the_build_asks_for_mypy_only_when_compiling(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def backend(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The build backend with setuptools' hooks replaced by ones that record what setup.py was told to do."""
     backend = _backend()
-    seen: list[str | None] = []
+    backend.calls = []
 
-    def setuptools_requires(config_settings: object = None) -> list[str]:
-        seen.append(os.environ.get("HULKFORGE_COMPILE"))
-        return ["wheel"]
+    def hook(name: str, result: object) -> object:
+        def run(*args: object, **kwargs: object) -> object:
+            compiling = os.environ.get("HULKFORGE_COMPILE")
+            backend.calls.append((name, compiling))
+            if name == "build_wheel" and compiling == "1" and backend.compile_fails:
+                raise SystemExit("error: command 'gcc' failed with exit code 1")
+            return result
+        return run
 
-    monkeypatch.setattr(backend._setuptools, "get_requires_for_build_wheel", setuptools_requires)
+    backend.compile_fails = False
+    for name, result in (("get_requires_for_build_wheel", ["wheel"]), ("get_requires_for_build_editable", ["wheel"]),
+                         ("build_wheel", "hulkforge.whl"), ("build_editable", "hulkforge-editable.whl")):
+        monkeypatch.setattr(backend._setuptools, name, hook(name, result))
     monkeypatch.delenv("HULKFORGE_COMPILE", raising=False)
-    assert backend.get_requires_for_build_wheel() == ["wheel"]
-    monkeypatch.setenv("HULKFORGE_COMPILE", "1")
+    monkeypatch.setattr(backend, "cannot_compile", lambda: None)
+    return backend
+
+
+def test_a_normal_install_compiles_when_the_machine_can(backend: ModuleType) -> None:
     assert backend.get_requires_for_build_wheel() == ["wheel", backend.MYPYC]
-    # setup.py, run by setuptools to list its requirements, does not try to compile before mypy is there
-    assert seen == [None, "0"]
-    assert os.environ["HULKFORGE_COMPILE"] == "1"
+    assert backend.build_wheel("dist") == "hulkforge.whl"
+    # setup.py lists its requirements before mypy is in the build, so it is told not to compile then
+    assert backend.calls == [("get_requires_for_build_wheel", "0"), ("build_wheel", "1")]
+    assert "HULKFORGE_COMPILE" not in os.environ  # the caller's setting is restored
 
 
-def test_an_editable_install_is_never_compiled(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_without_a_compiler_or_with_0_the_install_is_plain(backend: ModuleType, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(backend, "cannot_compile", lambda: "no C compiler (gcc) on PATH")
+    assert backend.get_requires_for_build_wheel() == ["wheel"]  # mypy is not even downloaded
+    backend.build_wheel("dist")
+    assert "plain-Python engine (no C compiler (gcc) on PATH)" in capsys.readouterr().err
+    monkeypatch.setattr(backend, "cannot_compile", lambda: None)
+    monkeypatch.setenv("HULKFORGE_COMPILE", "0")
+    assert backend.get_requires_for_build_wheel() == ["wheel"]
+    backend.build_wheel("dist")
+    assert [c for c in backend.calls if c[0] == "build_wheel"] == [("build_wheel", "0"), ("build_wheel", "0")]
+    assert os.environ["HULKFORGE_COMPILE"] == "0"
+
+
+def test_a_failed_compilation_falls_back_to_plain_unless_insisted_on(
+        backend: ModuleType, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    backend.compile_fails = True
+    assert backend.build_wheel("dist") == "hulkforge.whl"
+    assert backend.calls == [("build_wheel", "1"), ("build_wheel", "0")]
+    assert "compiling the engine failed (error: command 'gcc' failed" in capsys.readouterr().err
+    monkeypatch.setenv("HULKFORGE_COMPILE", "1")
+    with pytest.raises(SystemExit, match="gcc"):
+        backend.build_wheel("dist")
+
+
+def test_cannot_compile_names_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     backend = _backend()
+    monkeypatch.setenv("CC", "no-such-compiler-here")
+    assert backend.cannot_compile() == "no C compiler (no-such-compiler-here) on PATH"
+
+
+def test_an_editable_install_is_never_compiled(backend: ModuleType, monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    assert backend.get_requires_for_build_editable() == ["wheel"]
+    backend.build_editable(str(tmp_path))
+    assert backend.calls == [("get_requires_for_build_editable", "0"), ("build_editable", "0")]
     monkeypatch.setenv("HULKFORGE_COMPILE", "1")
     with pytest.raises(RuntimeError, match="not an editable one"):
         backend.build_editable(str(tmp_path))
