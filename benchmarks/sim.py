@@ -1,5 +1,6 @@
-"""Benchmark: `python -m benchmarks.sim [--mission pitfall] [--games N] [--installed]` prints games/s per core and
-pooled, of the checkout's engine or (--installed) of the one installed in this environment, compiled by default."""
+"""Benchmark: `python -m benchmarks.sim [--mission pitfall] [--games N] [--engine auto|installed|checkout]` prints
+games/s per core and pooled, of the engine a user of this checkout runs: the installed one when it is compiled from
+these very sources (README's commands install it so, docs/speed.md), else the checkout's sources."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import engine
 from engine.ai.base import SIDES, default_policy, make_policy
-from engine.compiled import engine_build
+from engine.compiled import engine_build, installed_copy
 from engine.sim.local import default_workers
 from engine.sim.play import play_game
 from engine.sim.runner import build_game, tune_gc_for_games
@@ -34,19 +35,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=None, help="pool size (default: one per CPU)")
     for side in SIDES:
         p.add_argument(f"--{side}", default=None, help=f"policy for the {side} (default as in simulate)")
-    p.add_argument("--installed", action="store_true",
-                   help="measure the engine installed in this environment (`pip install .`: compiled when the "
-                        "machine can, docs/speed.md) instead of the checkout's sources")
+    p.add_argument("--engine", choices=("auto", "installed", "checkout"), default="auto",
+                   help="which engine to measure: the one installed in this environment when it is compiled from "
+                        "exactly this checkout's sources, else the checkout's (auto, the default); the installed "
+                        "one whatever it is (installed); the checkout's sources, plain Python (checkout)")
     args = p.parse_args(argv)
-    if args.installed:
-        if not sys.flags.safe_path:
-            # Again, with -P: neither the checkout nor the current directory goes on sys.path, so `engine` is
-            # the installed package (the pool's workers inherit the path).
-            rest = list(sys.argv[1:] if argv is None else argv)
-            return subprocess.call([sys.executable, "-P", str(Path(__file__).resolve()), *rest])
-        checkout = Path(__file__).resolve().parents[1]
-        if Path(engine.__file__).resolve().is_relative_to(checkout):
-            p.error(f"the engine installed here is the checkout itself ({checkout}: an editable install)")
+    checkout = Path(__file__).resolve().parents[1]
+    if not sys.flags.safe_path and (args.engine == "installed" or
+                                    (args.engine == "auto" and installed_copy(checkout) is not None)):
+        # Again, with -P: neither the checkout nor the current directory goes on sys.path, so `engine` is the
+        # installed package (the pool's workers inherit the path).
+        rest = list(sys.argv[1:] if argv is None else argv)
+        return subprocess.call([sys.executable, "-P", str(Path(__file__).resolve()), *rest])
+    where = Path(engine.__file__).resolve().parent
+    if sys.flags.safe_path and where.is_relative_to(checkout):
+        p.error(f"the engine installed here is the checkout itself ({checkout}: an editable install)")
     policies = {side: getattr(args, side) or default_policy(side) for side in SIDES}
     spec = BatchSpec(games=args.games, seed=args.seed, mission=mission_path(args.mission), policies=policies)
 
@@ -61,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         actions += play_game(game, game_seed(args.seed, i), players, index=i).n_actions
     one = time.perf_counter() - t0
     print(f"mission {spec.mission}, policies {policies}")
-    print(f"engine: {engine_build()}")
+    print(f"engine: {engine_build()}, from {where}")
     print(f"build Game: {1000 * built:.1f} ms")
     print(f"1 core (in process): {args.games / one:.1f} games/s, {actions / one:.0f} actions/s, "
           f"{actions / args.games:.0f} actions/game")

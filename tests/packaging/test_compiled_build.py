@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import pkgutil
+import shutil
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -14,7 +16,7 @@ import pytest
 
 import engine.ai
 import engine.rules
-from engine.compiled import MODULES, compiled_modules, engine_build
+from engine.compiled import MODULES, compiled_modules, engine_build, installed_copy, mypyc_libraries
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,3 +117,28 @@ def test_an_editable_install_is_never_compiled(backend: ModuleType, monkeypatch:
     monkeypatch.setenv("HULKFORGE_COMPILE", "1")
     with pytest.raises(RuntimeError, match="not an editable one"):
         backend.build_editable(str(tmp_path))
+
+
+def test_an_installed_copy_is_used_only_when_compiled_from_exactly_these_sources(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site-packages"
+    for package in ("engine", "editor"):
+        shutil.copytree(ROOT / package, site / package, ignore=shutil.ignore_patterns("__pycache__", "*.md"))
+    monkeypatch.setattr(sys, "path", [str(site)])  # this environment's own install left out of it
+    assert installed_copy(ROOT) is None  # a plain install: nothing compiled to gain
+    # a compiled module names the library holding the compiled code; another package's library is not ours
+    (site / "engine" / "rules" / "state.cpython-311-x86_64-linux-gnu.so").write_bytes(
+        b"\0\x7fELF\0a62323feee5d65b4f28a__mypyc\0a62323feee5d65b4f28a__mypyc.init_engine___rules___state\0")
+    (site / "a62323feee5d65b4f28a__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\0")
+    (site / "81d243bd2c585b0f4821__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"\0")
+    assert mypyc_libraries(site) == ["a62323feee5d65b4f28a__mypyc"]
+    assert installed_copy(ROOT) == site.resolve()
+    # one source edited since the install, or one added: the install is stale, the checkout is what runs
+    (site / "engine" / "rules" / "state.py").write_text("# an older state\n", encoding="utf-8")
+    assert installed_copy(ROOT) is None
+    shutil.copy(ROOT / "engine" / "rules" / "state.py", site / "engine" / "rules" / "state.py")
+    assert installed_copy(ROOT) == site.resolve()
+    (site / "editor" / "gone.py").write_text("", encoding="utf-8")
+    assert installed_copy(ROOT) is None
+    # the checkout is never its own installed copy (an editable install)
+    assert installed_copy(site) is None
