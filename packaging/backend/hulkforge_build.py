@@ -89,7 +89,25 @@ def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) 
 
 
 def get_requires_for_build_editable(config_settings: dict[str, Any] | None = None) -> list[str]:
+    _refuse_compiled_editable()
     return _requires(_setuptools.get_requires_for_build_editable, config_settings, False)
+
+
+def prepare_metadata_for_build_wheel(metadata_directory: str, config_settings: dict[str, Any] | None = None) -> str:
+    with _setup_compiles(False):  # the metadata is the same either way; mypyc's translation takes a while
+        return str(_setuptools.prepare_metadata_for_build_wheel(metadata_directory, config_settings))
+
+
+def prepare_metadata_for_build_editable(metadata_directory: str,
+                                        config_settings: dict[str, Any] | None = None) -> str:
+    with _setup_compiles(False):
+        return str(_setuptools.prepare_metadata_for_build_editable(metadata_directory, config_settings))
+
+
+def _refuse_compiled_editable() -> None:
+    if requested() == "on":
+        # Compiled modules built beside the sources would keep running after the sources are edited.
+        raise RuntimeError("HULKFORGE_COMPILE=1 builds a normal install (`pip install .`), not an editable one")
 
 
 def build_wheel(
@@ -115,8 +133,6 @@ def build_wheel(
 def build_editable(
     wheel_directory: str, config_settings: dict[str, Any] | None = None, metadata_directory: str | None = None
 ) -> str:
-    if requested() == "on":
-        # Compiled modules built beside the sources would keep running after the sources are edited.
-        raise RuntimeError("HULKFORGE_COMPILE=1 builds a normal install (`pip install .`), not an editable one")
+    _refuse_compiled_editable()
     with _setup_compiles(False):
         return str(_setuptools.build_editable(wheel_directory, config_settings, metadata_directory))

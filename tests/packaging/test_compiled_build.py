@@ -63,6 +63,7 @@ def backend(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
     backend.compile_fails = False
     for name, result in (("get_requires_for_build_wheel", ["wheel"]), ("get_requires_for_build_editable", ["wheel"]),
+                         ("prepare_metadata_for_build_wheel", "hulkforge.dist-info"),
                          ("build_wheel", "hulkforge.whl"), ("build_editable", "hulkforge-editable.whl")):
         monkeypatch.setattr(backend._setuptools, name, hook(name, result))
     monkeypatch.delenv("HULKFORGE_COMPILE", raising=False)
@@ -72,9 +73,11 @@ def backend(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 def test_a_normal_install_compiles_when_the_machine_can(backend: ModuleType) -> None:
     assert backend.get_requires_for_build_wheel() == ["wheel", backend.MYPYC]
+    assert backend.prepare_metadata_for_build_wheel("meta") == "hulkforge.dist-info"
     assert backend.build_wheel("dist") == "hulkforge.whl"
-    # setup.py lists its requirements before mypy is in the build, so it is told not to compile then
-    assert backend.calls == [("get_requires_for_build_wheel", "0"), ("build_wheel", "1")]
+    # setup.py lists its requirements before mypy is in the build, and writes the metadata, without compiling
+    assert backend.calls == [("get_requires_for_build_wheel", "0"), ("prepare_metadata_for_build_wheel", "0"),
+                             ("build_wheel", "1")]
     assert "HULKFORGE_COMPILE" not in os.environ  # the caller's setting is restored
 
 
@@ -115,6 +118,8 @@ def test_an_editable_install_is_never_compiled(backend: ModuleType, monkeypatch:
     backend.build_editable(str(tmp_path))
     assert backend.calls == [("get_requires_for_build_editable", "0"), ("build_editable", "0")]
     monkeypatch.setenv("HULKFORGE_COMPILE", "1")
+    with pytest.raises(RuntimeError, match="not an editable one"):
+        backend.get_requires_for_build_editable()  # pip's first question: the refusal comes before any download
     with pytest.raises(RuntimeError, match="not an editable one"):
         backend.build_editable(str(tmp_path))
 
