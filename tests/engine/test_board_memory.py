@@ -10,6 +10,7 @@ import pytest
 
 import engine.rules.board as board_module
 from engine.ai.base import make_policy
+from engine.ai.tables import tables
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.board import Board
@@ -64,7 +65,8 @@ def test_square_numbers_are_shared_objects() -> None:
     # Every table of squares holds the Board's one int object per square number (and per line offset), not an
     # object of its own per entry: on a big map they hold millions. Compiled code too (CI runs this test on the
     # compiled engine), where an int read from a list and stored again is a new object unless typed otherwise.
-    b = Board(load_mission(str(sample_mission("pitfall"))))
+    game = Game(load_mission(str(sample_mission("pitfall"))))
+    b = game.board
     ints = b._ints
 
     def shared(checks: Iterable[int | tuple[int, int]]) -> bool:
@@ -74,6 +76,10 @@ def test_square_numbers_are_shared_objects() -> None:
     big = [s for s in range(b.size) if b.floor[s] and s > 300]  # (ints up to 256 are shared objects anyway)
     s = big[0]
     assert shared(b.nbr[s]) and shared(b.section_squares(s))
+    # The tables built from the Board's: the rules' steps, the players' step graph.
+    assert shared([t for _d, t, _cost in game.steps(s, 0, "marine")])
+    rows = [r for r in tables(game).steps if r and len(r) < 8 and max(r) > 300]
+    assert rows and all(shared(r) for r in rows)
     lines = [ln for t in big if (ln := b.line(s, t)) is not None and len(ln) > 1]
     assert any(isinstance(c, tuple) for ln in lines for c in ln)  # corners' pairs too
     assert all(shared(ln) for ln in lines)
