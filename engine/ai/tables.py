@@ -239,7 +239,8 @@ def _static_steps(b: Board) -> list[tuple[int, ...]]:
     for s in range(b.size):
         if not b.floor[s]:
             continue
-        nb = b.nbr[s]
+        # (Any: compiled code then stores the Board's own int objects in the rows, not new ones; board.SharedInts)
+        nb: tuple[Any, ...] = b.nbr[s]
         row = []
         for d in range(8):
             t = nb[d]

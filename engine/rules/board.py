@@ -37,6 +37,10 @@ PATTERN_CACHE_SQUARES = 1_000_000
 # ~700); larger ones are OpenViews, answered square by square. What the Board keeps of an OpenView, in pointers.
 DRAWN_ARC_SQUARES = 1_024
 OPEN_VIEW_COST = 12
+# The shared int objects the tables take their square numbers (and line offsets) from: typed Any because compiled
+# code (mypyc) keeps an `int` it reads from a list unboxed and boxes it anew where it stores it, one object per
+# entry of every table; an Any is handed on as the object it is.
+SharedInts = list[Any]
 
 class Board:
     """Square index tables for one mission; squares are ints: level_index * W * H + y * W + x."""
@@ -53,10 +57,11 @@ class Board:
         self.size = n
         # One int object per square number, shared by every table that holds squares: on a big map the tables
         # hold millions of square numbers, and each computed one would otherwise be an object of its own.
-        ints = self._ints = list(range(n))
+        ints: SharedInts = list(range(n))
+        self._ints = ints
         # Likewise for the offsets of the line shapes: from -(plane + W) to plane + W.
         self._offs_zero = self.plane + self.W
-        self._offs = list(range(-self._offs_zero, self._offs_zero + 1))
+        self._offs: SharedInts = list(range(-self._offs_zero, self._offs_zero + 1))
         self.floor = bytearray(n)
         self.section: list[str | None] = [None] * n
         self.sections: dict[tuple[int, str], tuple[int, ...]] = {}
@@ -394,7 +399,7 @@ _UNSET: object = object()
 _refcount: Any = getattr(sys, "getrefcount", lambda _obj: 2)
 
 
-def _line_steps(dx: int, dy: int, w: int, offs: list[int], zero: int) -> Iterator[int | tuple[int, int]]:
+def _line_steps(dx: int, dy: int, w: int, offs: SharedInts, zero: int) -> Iterator[int | tuple[int, int]]:
     """The squares a line from a square to one dx columns and dy rows away passes through, as offsets from its
     start on a board w squares wide, in order: an int is a square, a pair the two squares beside a corner the line
     passes exactly through (the end square itself is left out). The same for every start square, so a Board keeps

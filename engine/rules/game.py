@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.mission.model import Mission
 from engine.rules.actions import Action, act, move_actions, parse_action
@@ -100,7 +101,8 @@ class Game:
     def _tabulate_steps(self, key: int, s: int, facing: int, kind: str) -> tuple[tuple[int, int, int], ...]:
         every = []
         by_dir: list[tuple[tuple[int, int, int], ...]] = [()] * 8
-        for d, t in enumerate(self.board.nbr[s]):
+        nb: tuple[Any, ...] = self.board.nbr[s]  # (Any: compiled, the steps keep the Board's ints)
+        for d, t in enumerate(nb):
             cost = base_step_cost(kind, facing, d) if t >= 0 else None
             if cost is not None:
                 step = (d, t, cost)

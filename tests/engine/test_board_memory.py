@@ -3,12 +3,14 @@ numbers are shared objects."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import pytest
 
 import engine.rules.board as board_module
 from engine.ai.base import make_policy
+from engine.ai.tables import tables
 from engine.mission import load_mission
 from engine.resources import sample_mission
 from engine.rules.board import Board
@@ -60,13 +62,34 @@ def test_lines_views_and_shapes_match_a_board_that_keeps_everything(monkeypatch:
 
 
 def test_square_numbers_are_shared_objects() -> None:
-    b = Board(load_mission(str(sample_mission("pitfall"))))
-    big = [s for s in range(b.size) if b.floor[s] and s > 300]
+    # Every table of squares holds the Board's one int object per square number (and per line offset), not an
+    # object of its own per entry: on a big map they hold millions. Compiled code too (CI runs this test on the
+    # compiled engine), where an int read from a list and stored again is a new object unless typed otherwise.
+    game = Game(load_mission(str(sample_mission("pitfall"))))
+    b = game.board
+    ints = b._ints
+
+    def shared(checks: Iterable[int | tuple[int, int]]) -> bool:
+        squares = [c for c in checks if isinstance(c, int)] + [q for c in checks if isinstance(c, tuple) for q in c]
+        return len(squares) > 0 and all(t is ints[t] for t in squares if t >= 0)
+
+    big = [s for s in range(b.size) if b.floor[s] and s > 300]  # (ints up to 256 are shared objects anyway)
     s = big[0]
-    assert all(t is b._ints[t] for t in b.nbr[s] if t >= 0)
-    t = next(t for t in big if b.line(s, t))
-    line = b.line(s, t)
-    assert line is not None and all(c is b._ints[c] for c in line if isinstance(c, int))
+    assert shared(b.nbr[s]) and shared(b.section_squares(s))
+    # The tables built from the Board's: the rules' steps, the players' step graph.
+    assert shared([t for _d, t, _cost in game.steps(s, 0, "marine")])
+    rows = [r for r in tables(game).steps if r and len(r) < 8 and max(r) > 300]
+    assert rows and all(shared(r) for r in rows)
+    lines = [ln for t in big if (ln := b.line(s, t)) is not None and len(ln) > 1]
+    assert any(isinstance(c, tuple) for ln in lines for c in ln)  # corners' pairs too
+    assert all(shared(ln) for ln in lines)
+    for facing in range(4):
+        for view in (b.static_view(s, facing), b.wide_view(s, facing)):
+            assert isinstance(view, dict)
+            assert not view or (shared(view) and all(shared(ln) for ln in view.values() if ln))
+    offs = b._offs
+    assert all(o is offs[b._offs_zero + o] for shape in b._patterns.values() for step in shape
+               for o in (step if isinstance(step, tuple) else (step,)))
 
 
 def test_views_go_oldest_first_but_not_while_someone_else_holds_them(monkeypatch: pytest.MonkeyPatch) -> None:
