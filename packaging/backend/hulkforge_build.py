@@ -113,19 +113,17 @@ def _refuse_compiled_editable() -> None:
 def build_wheel(
     wheel_directory: str, config_settings: dict[str, Any] | None = None, metadata_directory: str | None = None
 ) -> str:
-    mode = requested()
-    reason = cannot_compile()
-    if mode == "off" or (mode == "auto" and reason is not None):
-        _say(f"plain-Python engine ({'HULKFORGE_COMPILE=0' if mode == 'off' else reason}); docs/speed.md")
-        with _setup_compiles(False):
-            return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
-    try:
-        with _setup_compiles(True):
-            return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
-    except (Exception, SystemExit) as error:  # setuptools reports a failed compiler run as SystemExit
-        if mode == "on":
-            raise
-        _say(f"compiling the engine failed ({error}); installing the plain-Python engine instead")
+    if not compile_wheel():
+        why = "HULKFORGE_COMPILE=0" if requested() == "off" else cannot_compile()
+        _say(f"plain-Python engine ({why}); docs/speed.md")
+    else:
+        try:
+            with _setup_compiles(True):
+                return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
+        except (Exception, SystemExit) as error:  # setuptools reports a failed compiler run as SystemExit
+            if requested() == "on":
+                raise
+            _say(f"compiling the engine failed ({error}); installing the plain-Python engine instead")
     with _setup_compiles(False):
         return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
 
