@@ -15,7 +15,7 @@ from pathlib import Path
 import engine
 from engine.ai.base import SIDES, default_policy, make_policy
 from engine.compiled import engine_build, installed_copy
-from engine.sim.local import default_workers
+from engine.sim.local import default_workers, stop_fork_server
 from engine.sim.play import play_game
 from engine.sim.runner import build_game, tune_gc_for_games
 from engine.sim.spec import BatchSpec, game_seed
@@ -72,12 +72,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     workers = args.workers or default_workers()
     before = _cpu_seconds()
     result = run_batch(spec, workers=workers, keep_records=False)
+    stop_fork_server()  # so that its CPU time, and its workers', is counted (they are its children, not ours)
     cpu = _cpu_seconds() - before
     print(f"pool of {workers} worker(s): {result.games_per_second:.1f} games/s "
           f"({result.games_per_second / workers:.1f} per worker) over {result.seconds:.2f} s "
           f"(includes starting the workers)")
     # Wall-clock per worker falls whenever other programs share the cores; CPU time counts only what the batch
-    # used (its workers, start-up included, and this process), so it is the steadier per-core figure.
+    # used (its workers and the fork server they come from, start-up included, and this process), so it is the
+    # steadier per-core figure.
     if cpu > 0:
         print(f"pool CPU time: {cpu:.2f} s, {(result.stats.games + result.stats.failed) / cpu:.1f} games per "
               f"CPU-second")
