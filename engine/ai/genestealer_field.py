@@ -3,11 +3,10 @@ overwatch shots on a square; each part worked out on first use."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.ai.genestealer_maps import GenestealerMaps
 from engine.ai.situation import Situation
 from engine.ai.tables import downhill
+from engine.rules.pieces import Piece
 
 
 class _Field:
@@ -25,7 +24,7 @@ class _Field:
         self.player = player
         self._reach = reach
         self.ow_range = sit.state.game.ow_range
-        self._watchers: list[Any] | None = None
+        self._watchers: list[Piece] | None = None
         self._near: int | None = None
         self._route: list[int] | None = None
         self._urgent: bool | None = None
@@ -33,7 +32,7 @@ class _Field:
         self._danger: dict[int, float] = {}
 
     @property
-    def watchers(self) -> list[Any]:
+    def watchers(self) -> list[Piece]:
         """The Marines whose overwatch can fire."""
         w = self._watchers
         if w is None:

@@ -47,6 +47,7 @@ from engine.rules.decisions import (
     TurnToFaceDecision,
 )
 from engine.rules.moves import LINK_VERBS, Move, piece_moves
+from engine.rules.pieces import Piece
 
 
 class GenestealerPlayer(GenestealerSetup):
@@ -96,7 +97,7 @@ class GenestealerPlayer(GenestealerSetup):
         return PASS
 
 
-    def _blip(self, pc: Any, fld: _Field) -> Action | None:
+    def _blip(self, pc: Piece, fld: _Field) -> Action | None:
         dm = fld.dm
         pid = pc.id
         if pc.sq < 0:
@@ -111,7 +112,7 @@ class GenestealerPlayer(GenestealerSetup):
             return None
         return self._blip_step(pc, fld)
 
-    def _blip_step(self, pc: Any, fld: _Field) -> Action | None:
+    def _blip_step(self, pc: Piece, fld: _Field) -> Action | None:
         """A blip's step: its square's route cost (#3) plus a tie-break (a move, then a climb or jump, then a
         door); the least wins, the earliest in legal-action order on ties, if it gains over half a square.
 
@@ -127,7 +128,7 @@ class GenestealerPlayer(GenestealerSetup):
                 return c[2]
         return None
 
-    def _blip_cands(self, pc: Any, sit: Situation, dm: list[int], limit: float
+    def _blip_cands(self, pc: Piece, sit: Situation, dm: list[int], limit: float
                     ) -> list[tuple[float, tuple[int, int], Action]]:
         """(score, legal order, action) of a blip's steps, door openings, climb and jump scoring under `limit`."""
         st = sit.state
@@ -150,7 +151,7 @@ class GenestealerPlayer(GenestealerSetup):
                          if dm[mv.to] + HOLE_TIE < limit)
         return cands
 
-    def _stealer(self, pc: Any, fld: _Field) -> Action | None:
+    def _stealer(self, pc: Piece, fld: _Field) -> Action | None:
         if pc.ap <= 0:
             return None
         a = self._strike(pc, fld)
@@ -167,7 +168,7 @@ class GenestealerPlayer(GenestealerSetup):
         """A Genestealer waiting at an entry comes on at square t when a lone charger's nerve takes its shots."""
         return fld.danger(t) <= self.w.shot_tolerance
 
-    def _strike(self, pc: Any, fld: _Field) -> Action | None:
+    def _strike(self, pc: Piece, fld: _Field) -> Action | None:
         """A blow at the Marine in front; beside a Marine, the turn to face him, unless his side is one step
         away while he faces us (#2)."""
         sit = fld.sit
@@ -185,7 +186,7 @@ class GenestealerPlayer(GenestealerSetup):
                     return act("turn", pc.id, FACES[d // 2])
         return None
 
-    def _advance(self, pc: Any, fld: _Field) -> Action | None:
+    def _advance(self, pc: Piece, fld: _Field) -> Action | None:
         """Close a watched door (#5), charge (#1, #4, #8) or close in to the stand-off line (#6, #9)."""
         door = self._door_to_close(pc, fld)
         if door is not None and not self._should_charge(pc, fld):
@@ -199,7 +200,7 @@ class GenestealerPlayer(GenestealerSetup):
         charge = self._should_charge(pc, fld)
         return self._step(pc, fld, charge=charge, opened=charging if charge else waiting)
 
-    def _door_to_close(self, pc: Any, fld: _Field) -> Action | None:
+    def _door_to_close(self, pc: Piece, fld: _Field) -> Action | None:
         """#5: an open door in front of the Genestealer that a Marine on overwatch sees, while the Genestealer
         itself stands out of sight: shut, it blocks his fire lane and he must come through it."""
         if not self.w.close_doors or pc.ap < 1:
@@ -213,7 +214,7 @@ class GenestealerPlayer(GenestealerSetup):
         return None
 
     @staticmethod
-    def _may_step(pc: Any, fld: _Field, opened: _Opened) -> bool:
+    def _may_step(pc: Piece, fld: _Field, opened: _Opened) -> bool:
         """False when `_step` with `opened` (what `_open_steps` found) surely returns None: no step or door can come
         in under its limit, and there is no hole to climb or jump (its candidate is not always built, so any counts)."""
         return bool(opened[1] or opened[2]) or fld.sit.gt.hole_dest.get(pc.sq, -1) >= 0
@@ -225,7 +226,7 @@ class GenestealerPlayer(GenestealerSetup):
             v += self._caution * fld.danger(t)
         return v
 
-    def _open_steps(self, pc: Any, fld: _Field, charge: bool) -> _Opened:
+    def _open_steps(self, pc: Piece, fld: _Field, charge: bool) -> _Opened:
         """What `_step` weighs before facings and legality: its limit (the score of the square it stands on, less
         half a square), the steps (i, d, t, lo, ap) and the closed doors (i, door id, t, lo) whose lower bound lo
         (the approach term alone), plus the least tie-break it adds, is under that limit; i is the index in the
@@ -252,7 +253,7 @@ class GenestealerPlayer(GenestealerSetup):
                     doors.append((i, did, t, lo))
         return limit, steps, doors
 
-    def _better_flank(self, pc: Any, marine: Any, fld: _Field) -> bool:
+    def _better_flank(self, pc: Piece, marine: Piece, fld: _Field) -> bool:
         """Next to a Marine who faces us: is a side or rear square one cheap step away? Then go there."""
         b = fld.sit.board
         st = fld.sit.state
@@ -268,7 +269,7 @@ class GenestealerPlayer(GenestealerSetup):
                 return True
         return False
 
-    def _should_charge(self, pc: Any, fld: _Field) -> bool:
+    def _should_charge(self, pc: Piece, fld: _Field) -> bool:
         """Charge when the charge scores 0 or more: a lone charger's nerve and the friends gathered to soak shots,
         less the expected overwatch shots on the way."""
         w = self.w
@@ -282,7 +283,7 @@ class GenestealerPlayer(GenestealerSetup):
             return True
         return term_nerve(w) + term_gathered(w, fld.near) - term_path_shots(w, shots, pc.alpha) >= 0.0
 
-    def _step(self, pc: Any, fld: _Field, *, charge: bool, opened: _Opened | None = None) -> Action | None:
+    def _step(self, pc: Piece, fld: _Field, *, charge: bool, opened: _Opened | None = None) -> Action | None:
         """A Genestealer's move (or door opening, climb, jump) toward an attack square, or the stand-off line.
 
         Each candidate scores its square (`_square_score`) plus its tie-breaks: `FACING_TIE` when a move does
@@ -305,7 +306,7 @@ class GenestealerPlayer(GenestealerSetup):
                 cands.append((lo, (3, k, 0), mv.to, (HOLE_TIE,), mv.action))
         return self._best(cands, limit, fld, charge)
 
-    def _move_cands(self, pc: Any, fld: _Field, steps: list[tuple[int, int, int, float, int]]) -> list[_Cand]:
+    def _move_cands(self, pc: Piece, fld: _Field, steps: list[tuple[int, int, int, float, int]]) -> list[_Cand]:
         """The moves of `steps`, each with the three facings it may end with (keep, right, left)."""
         sit = fld.sit
         dm = fld.dm
@@ -342,7 +343,7 @@ class GenestealerPlayer(GenestealerSetup):
         return best_a
 
 
-def _movers(sit: Situation, dm: list[int]) -> Iterator[Any]:
+def _movers(sit: Situation, dm: list[int]) -> Iterator[Piece]:
     """The pieces to ask, in order: the active one (usually a blip in mid-move, which settles the decision),
     then the fresh ones, Genestealers before blips, nearest first."""
     st = sit.state
@@ -359,14 +360,14 @@ def _movers(sit: Situation, dm: list[int]) -> Iterator[Any]:
             yield pc
 
 
-def _hole_moves(pc: Any, sit: Situation) -> list[tuple[int, Action]]:
+def _hole_moves(pc: Piece, sit: Situation) -> list[tuple[int, Action]]:
     """(0, climb) and (1, jump) as the rules offer them from the piece's square (asked only on a hole square)."""
     out = [(0, a) for a in sit.actions_of(pc.id, "climb")]
     out.extend((1, a) for a in sit.actions_of(pc.id, "jump"))
     return out
 
 
-def _rides(pc: Any, sit: Situation) -> list[Move]:
+def _rides(pc: Piece, sit: Situation) -> list[Move]:
     """The links (turbo-lift rides) the rules offer the piece, each with where it comes out (asked only on a link's
     square)."""
     return piece_moves(sit.state, pc.id, sit.of, LINK_VERBS)

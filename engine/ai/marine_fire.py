@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 from mypy_extensions import trait
 
@@ -14,6 +13,7 @@ from engine.ai.situation import Situation
 from engine.rules.actions import Action, act
 from engine.rules.chances import flamer_kill_chance
 from engine.rules.moves import ASSAULT_COST, FLAME_COST, OVERWATCH_COST, SHOT_COST, UNJAM_COST
+from engine.rules.pieces import Piece
 
 
 @cache
@@ -28,7 +28,7 @@ class MarineFire(MarineReactions):
     # What a Marine standing in a section is worth to a flamer shot there: None, never burn him.
     burn_marine: float | None = None
 
-    def _fight(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
+    def _fight(self, pc: Piece, sq: _Squad, ap: int) -> Action | None:
         """Clear a jam, shoot, flame or strike, when it is worth it."""
         sit = sq.sit
         pid = pc.id
@@ -47,7 +47,7 @@ class MarineFire(MarineReactions):
                 return burn
         return self._strike(pc, sit, ap)
 
-    def _strike(self, pc: Any, sit: Situation, ap: int) -> Action | None:
+    def _strike(self, pc: Piece, sit: Situation, ap: int) -> Action | None:
         """Assault a Genestealer in front, for Marines who win in melee (#7) or cannot shoot."""
         front = sit.board.nbr[pc.sq][pc.facing * 2]
         if front < 0 or ap < ASSAULT_COST:
@@ -59,11 +59,11 @@ class MarineFire(MarineReactions):
         return act("assault", pc.id, tid) if self._melee_first(pc) else None
 
     @staticmethod
-    def _melee_first(pc: Any) -> bool:
+    def _melee_first(pc: Piece) -> bool:
         """He strikes a Genestealer in front rather than shoot: no gun, a jam, or a hammer or claws (#7)."""
         return pc.ranged == "none" or pc.jam or pc.melee in _STRONG_MELEE
 
-    def _shoot(self, pc: Any, targets: list[Action], ap: int, sit: Situation) -> Action | None:
+    def _shoot(self, pc: Piece, targets: list[Action], ap: int, sit: Situation) -> Action | None:
         b = sit.board
         st = sit.state
         best: tuple[int, Action] | None = None
@@ -81,7 +81,7 @@ class MarineFire(MarineReactions):
             return None
         return best[1] if self._shoot_now(pc, best[0], ap) else None
 
-    def _shoot_now(self, pc: Any, near: int, ap: int) -> bool:
+    def _shoot_now(self, pc: Piece, near: int, ap: int) -> bool:
         """#6: on overwatch he fires anyway; with only the AP for overwatch left, overwatch usually beats shots
         now (every action in view is a shot), unless the target (`near` squares away) could strike first."""
         return (
@@ -92,7 +92,7 @@ class MarineFire(MarineReactions):
             or (pc.ranged == "assault_cannon" and ap >= SHOT_COST)
         )
 
-    def _flame(self, pc: Any, mine: Sequence[Action] | None, sit: Situation) -> Action | None:
+    def _flame(self, pc: Piece, mine: Sequence[Action] | None, sit: Situation) -> Action | None:
         """The flamer shot worth taking; `mine` is his list of flamer shots (None: ask the rules)."""
         need = self.w.flamer_min
         if mine is None:
@@ -119,11 +119,11 @@ class MarineFire(MarineReactions):
         return best[1] if best[0] >= need + self._fuel_kept(pc) else None
 
     @staticmethod
-    def _fuel_kept(pc: Any) -> float:
+    def _fuel_kept(pc: Piece) -> float:
         """Fuel is finite: the last two shots are kept for a real group."""
         return 0.8 if pc.ammo <= 2 else 0.0
 
-    def _flamer_on_his_own(self, pc: Any, sit: Situation) -> bool:
+    def _flamer_on_his_own(self, pc: Piece, sit: Situation) -> bool:
         """A Genestealer is about to strike him, or one is coming with no other Marine within `flamer_alone`."""
         threat = sit.enemy_picture().threat
         if threat.within(pc.sq, 2):

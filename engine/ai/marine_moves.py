@@ -15,6 +15,7 @@ from engine.ai.tables import INF
 from engine.rules.actions import Action
 from engine.rules.board import DIR_VEC, FACE_VEC
 from engine.rules.moves import DOOR_COST, LINK_VERBS, Move, piece_moves
+from engine.rules.pieces import Piece
 
 
 @trait
@@ -23,7 +24,7 @@ class MarineMoves(MarineRoutes):
 
     _scorers: dict[str, Any]
 
-    def _move(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
+    def _move(self, pc: Piece, sq: _Squad, ap: int) -> Action | None:
         """The best of the moves the rules offer him (candidates → scores → choice), or None to stay."""
         r = self._route(pc, sq)
         if r is None:
@@ -46,7 +47,7 @@ class MarineMoves(MarineRoutes):
                 break
         return best[1] if best is not None else None
 
-    def _bound(self, pc: Any, r: _Route, sq: _Squad, ap: int) -> float | None:
+    def _bound(self, pc: Piece, r: _Route, sq: _Squad, ap: int) -> float | None:
         """The most a move other than a step could score (every term but progress subtracts), or None when no
         move at all could score: he cannot pay the cheapest move and keep his reserve, or no free square one
         step (or a ladder) away gains route within his limits and no door he could close is near."""
@@ -74,7 +75,7 @@ class MarineMoves(MarineRoutes):
         return None if bound == -INF and not gain else bound
 
     # -- scoring terms of a move: each returns the move's score, or None when it is not a candidate -------------
-    def _score_step(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+    def _score_step(self, pc: Piece, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
         t = m.to
         if m.jump or t in sq.sit.state.flames:
             return None
@@ -85,7 +86,7 @@ class MarineMoves(MarineRoutes):
             return None  # only the rear guard walks backwards (still facing the threat); the others turn first
         return self._value(t, v, m.cost, r, sq.sit) - term_diagonal(self.w, m.d)
 
-    def _score_turn(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+    def _score_turn(self, pc: Piece, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
         """A turn is worth the forward step it prepares, priced for the new facing, if that step follows now.
 
         The steps are the rules' own from his square for the new facing (`Game.steps`, in direction order; a
@@ -115,7 +116,7 @@ class MarineMoves(MarineRoutes):
                 best = val
         return best
 
-    def _score_open(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+    def _score_open(self, pc: Piece, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
         """Opening a door on the way: worth the step through it, less `open_door` (#12)."""
         t = m.door_sq
         v = r.D[t]
@@ -123,13 +124,13 @@ class MarineMoves(MarineRoutes):
             return None
         return self._value(t, v, m.cost + 1, r, sq.sit) - self.w.open_door
 
-    def _score_climb(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+    def _score_climb(self, pc: Piece, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
         v = r.D[m.to]
         if v >= r.here or v < r.allowed or ap - m.cost < r.reserve:
             return None
         return term_progress(self.w, r.here, v) - term_ap(self.w, m.cost)
 
-    def _score_close(self, pc: Any, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
+    def _score_close(self, pc: Piece, m: Move, r: _Route, sq: _Squad, ap: int) -> float | None:
         """Closing a door off every Marine's way cuts an approach on the flank (#12)."""
         if self.w.close_flank <= 0 or not sq.sit.enemies or ap - m.cost < r.reserve:
             return None

@@ -13,6 +13,7 @@ from engine.ai.tables import INF, downhill, facing_toward
 from engine.ai.weights import MarineWeights
 from engine.rules.actions import FACES, PASS, Action, act
 from engine.rules.moves import piece_moves
+from engine.rules.pieces import Piece
 
 
 @trait
@@ -87,7 +88,7 @@ class MarineReactions:
             return PASS
         return self._react_turn(sit, g) or self._react_unjam(sit, g) or self._react_shoot(sit, g) or PASS
 
-    def _react_turn(self, sit: Situation, g: Any) -> Action | None:
+    def _react_turn(self, sit: Situation, g: Piece) -> Action | None:
         """Turn a Marine to face a Genestealer that stepped beside him (one of the turns the rules offer)."""
         nbr = sit.board.nbr
         for m in sit.marines:
@@ -100,7 +101,7 @@ class MarineReactions:
                             return mv.action
         return None
 
-    def _react_unjam(self, sit: Situation, g: Any) -> Action | None:
+    def _react_unjam(self, sit: Situation, g: Piece) -> Action | None:
         """Clear the jam of a watching Marine who sees it: his overwatch then fires."""
         for m in sit.marines:
             if m.jam and m.ow and sit.sees(m, g.sq):
@@ -109,7 +110,7 @@ class MarineReactions:
                     return a
         return None
 
-    def _react_shoot(self, sit: Situation, g: Any) -> Action | None:
+    def _react_shoot(self, sit: Situation, g: Piece) -> Action | None:
         """Shoot it with the nearest Marine within react_range who is not on overwatch."""
         b = sit.board
         best: tuple[int, Action] | None = None
@@ -127,7 +128,7 @@ class MarineReactions:
     def _next_step(self, s: int, D: list[int], sit: Situation) -> int:
         return downhill(D, sit.gt.mt.steps[s], s)
 
-    def _threat_facing(self, pc: Any, sit: Situation, tm: ThreatMap) -> int | None:
+    def _threat_facing(self, pc: Piece, sit: Situation, tm: ThreatMap) -> int | None:
         """The facing toward the neighbour the nearest enemy would come through (None: none is coming)."""
         n = tm.toward(pc.sq, sit.gt.mt.steps[pc.sq])
         if n < 0 or tm.value(pc.sq) >= INF:

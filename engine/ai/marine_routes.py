@@ -3,8 +3,6 @@ dead end #11), how far ahead of the squad (cohesion), the AP he keeps for a watc
 
 from __future__ import annotations
 
-from typing import Any
-
 from mypy_extensions import trait
 
 from engine.ai.marine_places import _chokes, _dead_ends
@@ -12,13 +10,14 @@ from engine.ai.marine_reactions import MarineReactions
 from engine.ai.marine_squad import WATCH_COST, _Route, _set_march, _Squad
 from engine.ai.marine_terms import term_flank_exposure
 from engine.ai.tables import INF
+from engine.rules.pieces import Piece
 
 
 @trait
 class MarineRoutes(MarineReactions):
     """A Marine's route and its limits."""
 
-    def _route(self, pc: Any, sq: _Squad) -> _Route | None:
+    def _route(self, pc: Piece, sq: _Squad) -> _Route | None:
         """His route map and the limits on his moves this decision (None: he holds where he is)."""
         D = sq.D
         if D is None or D[pc.sq] >= INF:
@@ -49,13 +48,13 @@ class MarineRoutes(MarineReactions):
             _set_march(r, pc, order)
         return r
 
-    def _hold_route(self, pc: Any, sq: _Squad) -> _Route | None:
+    def _hold_route(self, pc: Piece, sq: _Squad) -> _Route | None:
         """With no goal to walk to: the last Marine holes up (#11), a squad holds a choke point (#9)."""
         if len(sq.order) == 1:
             return self._cover_route(pc, sq)
         return self._choke_route(pc, sq)
 
-    def _choke_route(self, pc: Any, sq: _Squad) -> _Route | None:
+    def _choke_route(self, pc: Piece, sq: _Squad) -> _Route | None:
         """#9: a squad with nothing to reach holds the corridor squares within `choke` squares of an entry area
         (one square wide: the Genestealers come one at a time down the fire lane, and the Marines standing there
         keep the blips at that entry waiting)."""
@@ -72,7 +71,7 @@ class MarineRoutes(MarineReactions):
         guide = order[idx - 1].sq if idx > 0 else -1
         return _Route(C, here, -INF, self._reserve(pc, sq, role), False, guide)
 
-    def _cover_route(self, pc: Any, sq: _Squad) -> _Route | None:
+    def _cover_route(self, pc: Piece, sq: _Squad) -> _Route | None:
         """#11: the last Marine with no goal in reach and a threat near backs into the nearest dead end (one open
         side: one Genestealer at a time, from his front) within `dead_end` squares, still facing the threat."""
         sit = sq.sit
@@ -87,7 +86,7 @@ class MarineRoutes(MarineReactions):
             return None  # face the threat first
         return _Route(C, here, -INF, self._reserve(pc, sq, "middle"), True, -1)
 
-    def _guards_rear(self, pc: Any, sq: _Squad) -> bool:
+    def _guards_rear(self, pc: Piece, sq: _Squad) -> bool:
         """The last Marine covers the rear (#4) when a threat near comes from behind; not the carrier, who walks
         on (the squad waits for him, he does not wait for it)."""
         return (
@@ -97,7 +96,7 @@ class MarineRoutes(MarineReactions):
             and self._threat_behind(pc, sq)
         )
 
-    def _reserve(self, pc: Any, sq: _Squad, role: str) -> int:
+    def _reserve(self, pc: Piece, sq: _Squad, role: str) -> int:
         """The AP he keeps for overwatch or guard: when threatened in front, at the rear or close; else none."""
         if sq.hurry or not sq.tm.within(pc.sq, sq.radius):
             return 0
@@ -105,7 +104,7 @@ class MarineRoutes(MarineReactions):
             return WATCH_COST
         return WATCH_COST if term_flank_exposure(self.w, sq, pc.sq) > 0 else 0
 
-    def _allowed(self, pc: Any, sq: _Squad, D: list[int], idx: int) -> float:
+    def _allowed(self, pc: Piece, sq: _Squad, D: list[int], idx: int) -> float:
         """The least route distance he may reach: no more than `gap` ahead of the Marine behind him after that
         one's move (the carrier: `carrier_gap`, and no dash bonus unless the goal is within this turn's reach)."""
         order = sq.order
@@ -118,7 +117,7 @@ class MarineRoutes(MarineReactions):
             return float(D[fol.sq] - exp - (w.carrier_gap + 1))
         return float(D[fol.sq] - exp - (w.gap + 1) - (4 if sq.hurry else 0))
 
-    def _threat_behind(self, pc: Any, sq: _Squad) -> bool:
+    def _threat_behind(self, pc: Piece, sq: _Squad) -> bool:
         """The nearest enemy reaches this Marine from the side away from the goal."""
         D = sq.D
         if D is None:

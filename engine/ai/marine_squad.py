@@ -3,11 +3,10 @@ Marine's route and the limits on his moves."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.ai.situation import EnemyPicture, Situation
 from engine.ai.tables import INF
 from engine.rules.moves import DOOR_COST, GUARD_COST, OVERWATCH_COST
+from engine.rules.pieces import Piece
 
 _STRONG_MELEE = frozenset({"thunder_hammer", "lightning_claws"})
 
@@ -42,7 +41,7 @@ class _Squad:
         self.carry_out = sit.marine_goal_map_is_exit()  # the objective is in a Marine's hands, on its way out
         self._cheapest = -1
 
-    def cheapest(self, pc: Any) -> int:
+    def cheapest(self, pc: Piece) -> int:
         """The AP of a Marine's cheapest move (a quarter turn, a door), by the rules' costs; the same for all."""
         c = self._cheapest
         if c < 0:
@@ -82,7 +81,7 @@ class _Route:
         self.kit = 0  # his place in the marching order (#3): 1 leads (strong melee), -1 not in front (flamer)
 
 
-def _set_march(r: _Route, pc: Any, order: list[Any]) -> None:
+def _set_march(r: _Route, pc: Piece, order: list[Piece]) -> None:
     """His place in the marching order (#3): 1 for the best melee Marines (in front), -1 for the flamer (kept
     in the middle), 0 for the others; and the route distance of the front Marine but him."""
     r.kit = -1 if pc.ranged == "heavy_flamer" else (1 if pc.melee in _STRONG_MELEE else 0)

@@ -3,12 +3,12 @@ consideration, weighed by a `MarineWeights` field."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.ai.marine_squad import WATCH_COST, _Route, _Squad
 from engine.ai.situation import Situation
 from engine.ai.weights import MarineWeights
+from engine.rules.board import Board
 from engine.rules.game import MARINE_AP
+from engine.rules.pieces import Piece
 
 
 # -- the scoring terms of a move (each weighed by a MarineWeights field) ----------------------------------------
@@ -43,7 +43,7 @@ def term_march(w: MarineWeights, r: _Route, v: int) -> float:
     return w.march_melee if r.kit > 0 else -w.march_flamer
 
 
-def term_file(w: MarineWeights, b: Any, t: int, guide: int) -> float:
+def term_file(w: MarineWeights, b: Board, t: int, guide: int) -> float:
     """Squares off the route of the Marine ahead (the squad must not split in a room)."""
     if guide < 0 or t // b.plane != guide // b.plane:
         return 0.0
@@ -51,7 +51,7 @@ def term_file(w: MarineWeights, b: Any, t: int, guide: int) -> float:
     return w.keep_file * min(off, 4)
 
 
-def term_clock(w: MarineWeights, sq: _Squad, pc: Any, dist: int, left: int) -> float:
+def term_clock(w: MarineWeights, sq: _Squad, pc: Piece, dist: int, left: int) -> float:
     """The squares the last Marine would fall short of the goal by the turn limit if he kept the AP of a watch
     every turn (a passive last Marine loses on the clock; only moving can win), plus `clock_slack`; above 0 he
     dashes. Squads keep their schedule: one Marine on watch does not slow the others."""

@@ -51,6 +51,7 @@ from engine.rules.decisions import (
     TurnToFaceDecision,
 )
 from engine.rules.moves import LINK_VERBS
+from engine.rules.pieces import Piece
 
 
 class MarinePlayer(MarineMoves, MarineFire):
@@ -213,7 +214,7 @@ class MarinePlayer(MarineMoves, MarineFire):
                 out.extend(sit.actions_of(pc.id, "psi"))
         return out
 
-    def _plan(self, pc: Any, sq: _Squad) -> Action | None:
+    def _plan(self, pc: Piece, sq: _Squad) -> Action | None:
         """His next action: the mission's own, a fight, a move, else settle on overwatch or guard."""
         # What he may spend: the rules' budget with the command points the squad spends now (none of them when it
         # keeps them for the Genestealer turn); only CP once his activation is over or the activations are used up.
@@ -228,13 +229,13 @@ class MarinePlayer(MarineMoves, MarineFire):
                 return a
         return None
 
-    def _stand(self, pc: Any, sq: _Squad) -> Action:
+    def _stand(self, pc: Piece, sq: _Squad) -> Action:
         f = self._threat_facing(pc, sq.sit, sq.tm)
         if f is None:
             f = self._path_facing(pc.sq, sq.D, sq.sit) if sq.D is not None else 0
         return act("stand", pc.id, FACES[f if f is not None and f >= 0 else 0])
 
-    def _mission_action(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
+    def _mission_action(self, pc: Piece, sq: _Squad, ap: int) -> Action | None:
         """The mission's own target first: flame the section, leave by the exit (an escort only once the carrier
         is near it: leaving sooner wins nothing and leaves the carrier alone, staying on it would bar it)."""
         sit = sq.sit
@@ -259,7 +260,7 @@ class MarinePlayer(MarineMoves, MarineFire):
         return D is not None and any(pc.carry and D[pc.sq] <= self.w.escort_exit for pc in sq.order)
 
 
-    def _settle(self, pc: Any, sq: _Squad, ap: int) -> Action | None:
+    def _settle(self, pc: Piece, sq: _Squad, ap: int) -> Action | None:
         """End the activation usefully: face the threat (never a wall), then overwatch (or guard for melee
         Marines). A flamer faces the threat too: he burns, and fights, to his front."""
         if ap < WATCH_COST:
@@ -278,7 +279,7 @@ class MarinePlayer(MarineMoves, MarineFire):
             return None  # (overwatch or guard on a wall watches nothing)
         return watch if watch in sit.legal else None
 
-    def _watch(self, pc: Any, sq: _Squad) -> Action | None:
+    def _watch(self, pc: Piece, sq: _Squad) -> Action | None:
         """What he would end on: overwatch for a gunner, guard for a melee Marine when a fight is coming (#7)."""
         shooter = pc.ranged in ("storm_bolter", "assault_cannon") and pc.melee not in _STRONG_MELEE
         if shooter:
@@ -287,7 +288,7 @@ class MarinePlayer(MarineMoves, MarineFire):
             return act("guard", pc.id)
         return None
 
-    def _watch_facing(self, pc: Any, sq: _Squad, ap: int) -> int | None:
+    def _watch_facing(self, pc: Piece, sq: _Squad, ap: int) -> int | None:
         """Where he should face on watch: the threat (#1), the way back for the rear guard (#4), else the longest
         open line; never a wall."""
         if pc.ow or pc.guard:

@@ -17,8 +17,10 @@ from typing import Any
 
 from engine.ai.tables import GameTables, Graph, LazyMap, tables
 from engine.rules.actions import Action
+from engine.rules.board import Board
 from engine.rules.lazy_legal import LegalActions
 from engine.rules.observation import Observation
+from engine.rules.pieces import Piece
 
 _NO_ACTOR = frozenset({"cp", "lurk", "put", "parry", "guardroll", "psipoints", "psi", "pass", "end"})
 
@@ -101,7 +103,7 @@ class EnemyPicture:
             masks = self._near[r] = {}
         return masks
 
-    def near_mask(self, b: Any, s: int, r: float) -> int:
+    def near_mask(self, b: Board, s: int, r: float) -> int:
         """Bit i set when the i-th on-board enemy is on s's level within range r of s (Board.rng)."""
         masks = self.near_masks(r)
         m = masks.get(s)
@@ -118,7 +120,7 @@ class EnemyPicture:
             masks[s] = m
         return m
 
-    def near_any(self, b: Any, pieces: Iterable[Any], r: float) -> int:
+    def near_any(self, b: Board, pieces: Iterable[Piece], r: float) -> int:
         """The union of near_mask(b, pc.sq, r) over `pieces` (the enemies within r of any of them)."""
         masks = self.near_masks(r)
         mask = 0
@@ -143,7 +145,7 @@ _FLAME_REACH: tuple[Any, list[int], dict[tuple[int, int, int], frozenset[int]]] 
 
 # The pieces of the last state seen (state.p's values), its Marines and its other pieces, in that order. Shared
 # between decisions: readers never change these lists.
-_SIDES: tuple[list[Any], list[Any], list[Any]] = ([], [], [])
+_SIDES: tuple[list[Piece], list[Piece], list[Piece]] = ([], [], [])
 
 # The picture of the last enemy positions seen, with what it was read off: the state, its enemies list (_SIDES:
 # the same list object while the pieces are the same objects), the kernel's blip_rev at the time (the rules move
@@ -316,7 +318,7 @@ class Situation:
             lst = of[pid] = [a for a in self.actions if a.args and a.args[0] == pid and a.verb not in no_actor]
         return lst
 
-    def flame_may_pay(self, pc: Any) -> bool:
+    def flame_may_pay(self, pc: Piece) -> bool:
         """Some enemy stands in a section that the flamer of Marine pc could reach from his pose.
 
         A flamer target is a square of his front arc within flamer range, or one seen through a hole
@@ -434,6 +436,6 @@ class Situation:
         self._picture = pic
         return pic
 
-    def sees(self, m: Any, t: int) -> bool:
+    def sees(self, m: Piece, t: int) -> bool:
         """Marine m has line of sight to square t now."""
         return bool(self.state.sees(m, t))

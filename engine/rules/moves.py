@@ -43,6 +43,7 @@ from engine.rules.kernel import (
     UNJAM_COST,
     ladder_cost,
 )
+from engine.rules.pieces import Piece
 from engine.rules.verbs import LINKS, VERBS
 
 # The costs of the orders a player weighs its moves against (what it keeps for overwatch, a shot, ...).
@@ -112,11 +113,11 @@ def piece_moves(state: Any, pid: str, of: ActionsOf | None = None, verbs: Sequen
 
 # Where the rules can offer a verb at all (a piece's square and facing), so the generator is asked only there: a
 # door among the squares the piece may reach with a door action, a ladder or hole end, an exit.
-def _near_door(state: Any, pc: Any) -> bool:
+def _near_door(state: Any, pc: Piece) -> bool:
     return bool(state.game.board.doors_near(pc.sq, -1 if pc.kind == "blip" else pc.facing))
 
 
-def _at_hole(state: Any, pc: Any) -> bool:
+def _at_hole(state: Any, pc: Piece) -> bool:
     feat = state.feat
     s = pc.sq
     return s in feat.ladder or s in feat.pit_up or s in feat.pit_down
@@ -126,7 +127,7 @@ def _at_link(verb: str) -> Callable[[Any, Any], bool]:
     return lambda state, pc: pc.sq in state.feat.links[verb]
 
 
-def _at_exit(state: Any, pc: Any) -> bool:
+def _at_exit(state: Any, pc: Piece) -> bool:
     return pc.sq in state.game.board.exit_at
 
 
@@ -136,7 +137,7 @@ _WHERE: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def _steps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+def _steps(state: Any, pc: Piece, actions: Sequence[Action], out: list[Move]) -> None:
     s = pc.sq
     nbr = state.game.board.nbr[s]
     pits = state.feat.pit_down
@@ -156,7 +157,7 @@ def _steps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
             out.append(new(Move, (a, "move", t, FACE_INDEX[args[2]], cost, None, -1, False, d)))
 
 
-def _turns(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+def _turns(state: Any, pc: Piece, actions: Sequence[Action], out: list[Move]) -> None:
     turn_cost = state.turn_cost
     new = tuple.__new__
     s = pc.sq
@@ -165,14 +166,14 @@ def _turns(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
         out.append(new(Move, (a, "turn", s, f, turn_cost(pc, f), None, -1, False, -1)))
 
 
-def _doors(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+def _doors(state: Any, pc: Piece, actions: Sequence[Action], out: list[Move]) -> None:
     where = state.game.board.doors
     for a in actions:
         did = a.args[1]
         out.append(Move(a, a.verb, pc.sq, pc.facing, DOOR_COST, did, where[did]))
 
 
-def _climbs(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+def _climbs(state: Any, pc: Piece, actions: Sequence[Action], out: list[Move]) -> None:
     feat = state.feat
     s = pc.sq
     for a in actions:
@@ -182,7 +183,7 @@ def _climbs(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> 
             out.append(Move(a, "climb", feat.pit_up[s], pc.facing, PIT_CLIMB_COST))
 
 
-def _jumps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+def _jumps(state: Any, pc: Piece, actions: Sequence[Action], out: list[Move]) -> None:
     feat = state.feat
     s = pc.sq
     below = feat.pit_down.get(s)
@@ -195,7 +196,7 @@ def _jumps(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> N
 def _links(verb: str) -> Callable[[Any, Any, Sequence[Action], list[Move]], None]:
     cost = LINKS[verb].cost
 
-    def read(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+    def read(state: Any, pc: Piece, actions: Sequence[Action], out: list[Move]) -> None:
         stops = dict(state.feat.links[verb][pc.sq])
         for a in actions:
             out.append(Move(a, verb, stops[a.args[1]], pc.facing, cost))
@@ -213,7 +214,7 @@ def link_steps(feat: Any) -> dict[int, tuple[tuple[int, int], ...]]:
     return out
 
 
-def _exits(state: Any, pc: Any, actions: Sequence[Action], out: list[Move]) -> None:
+def _exits(state: Any, pc: Piece, actions: Sequence[Action], out: list[Move]) -> None:
     for a in actions:
         out.append(Move(a, "exit", -1, pc.facing, EXIT_COST))
 
