@@ -137,9 +137,9 @@ def start_method() -> str:
     """How the pool starts its workers: forked from a fork server where there is one, else spawned."""
     # A fork server is a fresh interpreter (multiprocessing starts it the way spawn starts a worker, so it holds
     # none of the parent's threads, Qt or NumPy) that imports the rules and the players once; every worker forked
-    # from it starts with them in memory. Spawned, each worker imported them again: about 0.15 CPU-s a worker, a
-    # tenth of a 200-game batch on two workers. Not on Windows (no fork), and not in the frozen bundle, whose
-    # workers are the executable started again (packaging/entry.py).
+    # from it starts with them in memory, where each spawned worker imported them again (docs/speed.md has the
+    # cost). Not on Windows (no fork), and not in the frozen bundle, whose workers are the executable started
+    # again (packaging/entry.py).
     if getattr(sys, "frozen", False) or "forkserver" not in mp.get_all_start_methods():
         return "spawn"
     return "forkserver"
@@ -149,7 +149,8 @@ def stop_fork_server() -> None:
     """End this process's fork server, if it runs (the next pool starts another).
 
     Only then do the server's CPU time and that of the workers it forked and reaped count in this process's
-    RUSAGE_CHILDREN: benchmarks.sim stops it before reading them.
+    RUSAGE_CHILDREN: benchmarks.sim stops it before reading them. Call it only when no pool of this process has
+    workers: they would keep running, but their pool could no longer tell whether they are alive.
     """
     from multiprocessing import forkserver
 
