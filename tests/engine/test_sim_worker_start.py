@@ -58,7 +58,7 @@ def test_the_server_preloads_the_rules_the_players_and_the_runner() -> None:
 def test_the_workers_cpu_time_counts_once_the_fork_server_is_stopped() -> None:
     # benchmarks.sim reads the batch's CPU time from RUSAGE_CHILDREN: the forked workers are the server's children,
     # so their time reaches this process only when the server ends. (In a process of its own: stopping the server
-    # under the other tests' pools would end theirs.)
+    # under the other tests' pools would leave them unable to tell whether their workers are alive.)
     code = textwrap.dedent("""
         import resource
         from engine.sim.batch import run_batch
